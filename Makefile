@@ -1,0 +1,91 @@
+# fpubench: see README.md.  `make run` and `make check` install what is
+# missing first (scripts/install-deps.sh), so both work on a fresh Debian 12.
+
+BUILD    ?= build
+SANITIZE ?= 0
+NPROC    := $(shell nproc)
+
+PKGS     := libvirt libgit2
+CC       ?= cc
+CFLAGS   ?= -O2 -g
+CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -Ibench -Iprovenance
+LDFLAGS  += -pthread
+
+ifeq ($(SANITIZE),1)
+OBJ      := $(BUILD)/san
+CFLAGS   += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDFLAGS  += -fsanitize=address,undefined
+else
+OBJ      := $(BUILD)/obj
+endif
+
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c)) $(wildcard provenance/*.c)
+BENCH_OBJ  := $(BENCH_SRC:%.c=$(OBJ)/%.o)
+MAIN_OBJ   := $(OBJ)/bench/main.o
+LIBBENCH   := $(OBJ)/libbench.a
+FPUBENCH   := $(OBJ)/fpubench
+
+UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
+
+GUEST_OUT  := $(abspath $(BUILD)/guest)
+
+.PHONY: all deps guest run check unit e2e bench clean
+.DEFAULT_GOAL := all
+
+all: $(BUILD)/fpubench guest
+
+deps:
+	@scripts/install-deps.sh
+
+$(OBJ)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIBBENCH): $(BENCH_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FPUBENCH): $(MAIN_OBJ) $(LIBBENCH)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+ifneq ($(SANITIZE),1)
+$(BUILD)/fpubench: $(FPUBENCH)
+	ln -sf obj/fpubench $@
+else
+$(BUILD)/fpubench: $(FPUBENCH)
+endif
+
+# Unit tests link the bench library; a test that mocks a libvirt or libgit2
+# call lists it in tests/unit/test_NAME.wrap, one symbol a line.
+$(OBJ)/tests/%: tests/unit/%.c $(LIBBENCH)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
+		$(addprefix -Wl$(comma)--wrap=,$(shell cat tests/unit/$*.wrap 2>/dev/null)) \
+		$(LDFLAGS) $(PKG_LIBS) -lcmocka
+
+comma := ,
+
+guest:
+	@$(MAKE) --no-print-directory -C guest-tests OUT=$(GUEST_OUT)
+
+run: deps all
+	$(BUILD)/fpubench run
+
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory unit
+	@$(MAKE) --no-print-directory unit SANITIZE=1
+	tests/e2e/run.sh $(BUILD)/fpubench
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(BENCH_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)

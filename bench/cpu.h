@@ -1,0 +1,48 @@
+/*
+ * cpu: a CPU setup, written `MODEL[,-FEATURE|,+FEATURE]...[:KERNEL-PARAMS]`
+ * as in QEMU's -cpu, e.g. `486`, `pentium2,-fxsr`, `pentium3:nofxsr`.
+ *
+ * The part before the colon is the libvirt CPU model with features
+ * disabled (-) or required (+); the part after it is appended to the
+ * kernel command line (commas there stand for spaces, since a setup is one
+ * word).  A struct cpu_setup owns its strings; cpu_setup_release() frees
+ * them.
+ */
+#ifndef FPUBENCH_CPU_H
+#define FPUBENCH_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define CPU_FEATURES_MAX 16
+
+struct cpu_feature {
+	char *name;
+	bool enable;
+};
+
+struct cpu_setup {
+	char *spec;		/* as written */
+	char *cpu;		/* the part before the colon */
+	char *model;
+	struct cpu_feature features[CPU_FEATURES_MAX];
+	size_t nfeatures;
+	char *cmdline;		/* extra kernel parameters, "" if none */
+};
+
+/* 0, or ERR_USAGE naming the spec. */
+int cpu_setup_parse(struct cpu_setup *out, const char *spec);
+
+void cpu_setup_release(struct cpu_setup *c);
+
+/*
+ * Whether the kernel should save the FPU with FSAVE on this setup: the
+ * model lacks FXSR, fxsr is disabled, or `nofxsr` is on the command line.
+ */
+bool cpu_setup_uses_fsave(const struct cpu_setup *c);
+
+/* The default matrix's setups: four without FXSR, then two controls. */
+extern const char *const cpu_default_setups[];
+extern const size_t cpu_default_setups_count;
+
+#endif

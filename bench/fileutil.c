@@ -1,0 +1,144 @@
+#include "fileutil.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int file_read_capped(const char *path, size_t max, struct strbuf *sb, bool *truncated)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	char chunk[65536];
+	size_t total = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return error_set_errno(errno == ENOENT ? ERR_NOTFOUND : ERR_GENERIC,
+				       "cannot read '%s'", path);
+	if (truncated)
+		*truncated = false;
+	while ((n = read(fd, chunk, sizeof(chunk))) != 0) {
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			int err = error_set_errno(ERR_GENERIC, "cannot read '%s'", path);
+			close(fd);
+			return err;
+		}
+		if ((size_t)n > max - total) {
+			strbuf_add(sb, chunk, max - total);
+			if (truncated)
+				*truncated = true;
+			break;
+		}
+		strbuf_add(sb, chunk, (size_t)n);
+		total += (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
+int file_read(const char *path, struct strbuf *sb)
+{
+	return file_read_capped(path, SIZE_MAX, sb, NULL);
+}
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int err = 0;
+
+	if (fd < 0) {
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
+		goto out;
+	}
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
+		close(fd);
+		unlink(tmp);
+		goto out;
+	}
+	close(fd);
+	if (rename(tmp, path) < 0) {
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
+		unlink(tmp);
+	}
+out:
+	free(tmp);
+	return err;
+}
+
+int file_symlink_atomic(const char *target, const char *link)
+{
+	char *tmp = xasprintf("%s.tmp.%ld", link, (long)getpid());
+	int err = 0;
+
+	unlink(tmp);
+	if (symlink(target, tmp) < 0 || rename(tmp, link) < 0) {
+		err = error_set_errno(ERR_GENERIC, "cannot point '%s' at '%s'", link, target);
+		unlink(tmp);
+	}
+	free(tmp);
+	return err;
+}
+
+bool file_exists(const char *path)
+{
+	return access(path, F_OK) == 0;
+}
+
+int dir_create(const char *path, int code)
+{
+	char *copy = xstrdup(path);
+	int err = 0;
+
+	for (char *p = copy + 1; ; p++) {
+		if (*p == '/' || *p == '\0') {
+			char saved = *p;
+			*p = '\0';
+			if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
+				err = error_set_errno(code, "cannot create directory '%s'", copy);
+				break;
+			}
+			*p = saved;
+			if (!saved)
+				break;
+		}
+	}
+	free(copy);
+	return err;
+}
+
+char *path_absolute(const char *path)
+{
+	char cwd[PATH_MAX];
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+		return xstrdup(path);
+	return xasprintf("%s/%s", cwd, path);
+}

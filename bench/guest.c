@@ -1,0 +1,454 @@
+#include "guest.h"
+
+#include "error.h"
+#include "fileutil.h"
+#include "strbuf.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <libvirt/libvirt.h>
+#include <libvirt/virterror.h>
+
+#define EMBED_PREFIX "qemu:///embed"
+#define REAP_INTERVAL_MS 50
+#define WAIT_SLICE_S 0.25
+#define POLL_ACTIVE_S 1.0	/* a safety net in case an event is lost */
+#define DESTROY_EVENT_WAIT_S 2.0
+
+/* The embedded driver's settings that work without a daemon (FINDINGS.md). */
+static const char embed_qemu_conf[] =
+	"# written by fpubench\n"
+	"stdio_handler = \"file\"\n"
+	"user = \"root\"\n"
+	"group = \"root\"\n"
+	"dynamic_ownership = 0\n"
+	"remember_owner = 0\n"
+	"security_driver = \"none\"\n"
+	"cgroup_controllers = [ ]\n"
+	"namespaces = [ ]\n";
+
+struct waiter {
+	const char *name;
+	bool stopped;
+	struct waiter *next;
+};
+
+struct guest_conn {
+	virConnectPtr conn;
+	int callback_id;
+	unsigned create_flags;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;	/* signalled when a waited-for domain stops */
+	struct waiter *waiters;
+};
+
+static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t reaping;	/* set once the bench is a subreaper */
+static pthread_once_t loop_once = PTHREAD_ONCE_INIT;
+static int loop_error;
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static const char *virt_message(void)
+{
+	const char *m = virGetLastErrorMessage();
+
+	return m ? m : "unknown libvirt error";
+}
+
+/* libvirt prints every error to stderr by default; the bench reports its own. */
+static void virt_error_quiet(void *opaque, virErrorPtr err)
+{
+	(void)opaque;
+	(void)err;
+}
+
+/*
+ * Reaps zombie children whose name is qemu-system*: the orphaned qemu
+ * processes.  Other children belong to libvirt, which waits for them itself.
+ */
+static void reap_qemu_zombies(void)
+{
+	DIR *proc = opendir("/proc");
+	struct dirent *de;
+	pid_t self = getpid();
+
+	if (!proc)
+		return;
+	while ((de = readdir(proc))) {
+		char path[300], buf[512], comm[64], state;
+		int ppid;
+		FILE *f;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/stat", de->d_name);
+		if (!(f = fopen(path, "re")))
+			continue;
+		size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+		buf[n] = '\0';
+		/* comm is in parentheses and may hold spaces: parse from the last ')'. */
+		char *open = strchr(buf, '('), *close = strrchr(buf, ')');
+		if (!open || !close || close - open - 1 >= (long)sizeof(comm))
+			continue;
+		memcpy(comm, open + 1, (size_t)(close - open - 1));
+		comm[close - open - 1] = '\0';
+		if (sscanf(close + 1, " %c %d", &state, &ppid) != 2)
+			continue;
+		if (state == 'Z' && ppid == self && strncmp(comm, "qemu-system", 11) == 0)
+			waitpid(atoi(de->d_name), NULL, WNOHANG);
+	}
+	closedir(proc);
+}
+
+static void reap_timer(int timer, void *opaque)
+{
+	(void)timer;
+	(void)opaque;
+	if (reaping)
+		reap_qemu_zombies();
+}
+
+static void *event_loop(void *arg)
+{
+	(void)arg;
+	for (;;)
+		virEventRunDefaultImpl();
+	return NULL;
+}
+
+/* One event loop for the process, started before the first connection. */
+static void event_loop_start(void)
+{
+	pthread_t thread;
+
+	virSetErrorFunc(NULL, virt_error_quiet);
+	if (virEventRegisterDefaultImpl() < 0 ||
+	    virEventAddTimeout(REAP_INTERVAL_MS, reap_timer, NULL, NULL) < 0 ||
+	    pthread_create(&thread, NULL, event_loop, NULL) != 0) {
+		loop_error = 1;
+		return;
+	}
+	pthread_detach(thread);
+}
+
+char *guest_embed_uri(const char *root)
+{
+	return xasprintf(EMBED_PREFIX "?root=%s", root);
+}
+
+/* The root= value of an embedded URI, or NULL. */
+static char *embed_root(const char *uri)
+{
+	const char *root = strstr(uri, "root=");
+
+	if (strncmp(uri, EMBED_PREFIX, strlen(EMBED_PREFIX)) != 0 || !root)
+		return NULL;
+	root += 5;
+	return xstrndup(root, strcspn(root, "&"));
+}
+
+static int embed_prepare(const char *root)
+{
+	char *etc = xasprintf("%s/etc", root);
+	char *conf = xasprintf("%s/qemu.conf", etc);
+	struct strbuf have = STRBUF_INIT;
+	int err;
+
+	if ((err = dir_create(etc, ERR_CACHE)) < 0)
+		goto out;
+	if (file_read(conf, &have) == 0 && strcmp(have.buf, embed_qemu_conf) == 0)
+		goto out;
+	error_clear();
+	err = file_write_atomic(conf, embed_qemu_conf, strlen(embed_qemu_conf));
+out:
+	strbuf_release(&have);
+	free(etc);
+	free(conf);
+	return err;
+}
+
+static int lifecycle_event(virConnectPtr conn, virDomainPtr dom, int event, int detail,
+			   void *opaque)
+{
+	struct guest_conn *gc = opaque;
+	const char *name = virDomainGetName(dom);
+
+	(void)conn;
+	(void)detail;
+	if (event != VIR_DOMAIN_EVENT_STOPPED || !name)
+		return 0;
+	pthread_mutex_lock(&gc->lock);
+	for (struct waiter *w = gc->waiters; w; w = w->next)
+		if (strcmp(w->name, name) == 0)
+			w->stopped = true;
+	pthread_cond_broadcast(&gc->cond);
+	pthread_mutex_unlock(&gc->lock);
+	return 0;
+}
+
+int guest_conn_open(struct guest_conn **out, const char *uri)
+{
+	struct guest_conn *gc = xcalloc(1, sizeof(*gc));
+	pthread_condattr_t attr;
+	char *root = embed_root(uri);
+	int err = 0;
+
+	gc->callback_id = -1;
+	pthread_mutex_init(&gc->lock, NULL);
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&gc->cond, &attr);
+	pthread_condattr_destroy(&attr);
+
+	pthread_once(&loop_once, event_loop_start);
+	if (loop_error) {
+		err = error_set(ERR_LIBVIRT, "cannot start the libvirt event loop: %s", virt_message());
+		goto fail;
+	}
+	if (root) {
+		if ((err = embed_prepare(root)) < 0)
+			goto fail;
+		/* qemu is reparented to us instead of the slow PID 1 (FINDINGS.md). */
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+			reaping = 1;
+	}
+	gc->conn = virConnectOpen(uri);
+	if (!gc->conn) {
+		err = error_set(ERR_LIBVIRT, "cannot connect to libvirt at '%s': %s", uri, virt_message());
+		goto fail;
+	}
+	gc->callback_id = virConnectDomainEventRegisterAny(gc->conn, NULL,
+							   VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+							   VIR_DOMAIN_EVENT_CALLBACK(lifecycle_event),
+							   gc, NULL);
+	if (gc->callback_id < 0) {
+		err = error_set(ERR_LIBVIRT, "cannot watch domain events at '%s': %s", uri, virt_message());
+		goto fail;
+	}
+	/* The test driver, used by the unit tests, refuses AUTODESTROY. */
+	const char *type = virConnectGetType(gc->conn);
+	gc->create_flags = type && strcmp(type, "TEST") == 0 ? 0 : VIR_DOMAIN_START_AUTODESTROY;
+	free(root);
+	*out = gc;
+	return 0;
+fail:
+	free(root);
+	guest_conn_free(gc);
+	return err;
+}
+
+void guest_conn_free(struct guest_conn *gc)
+{
+	if (!gc)
+		return;
+	if (gc->conn) {
+		if (gc->callback_id >= 0)
+			virConnectDomainEventDeregisterAny(gc->conn, gc->callback_id);
+		virConnectClose(gc->conn);
+	}
+	pthread_cond_destroy(&gc->cond);
+	pthread_mutex_destroy(&gc->lock);
+	free(gc);
+}
+
+int guest_check_cpu(struct guest_conn *gc, const struct cpu_setup *cpu)
+{
+	char **models = NULL;
+	int n = virConnectGetCPUModelNames(gc->conn, "i686", &models, 0);
+	bool known = false;
+
+	if (n < 0)
+		return 0;	/* the driver cannot list models; domain start will judge */
+	for (int i = 0; i < n; i++) {
+		if (strcmp(models[i], cpu->model) == 0)
+			known = true;
+		free(models[i]);
+	}
+	free(models);
+	if (!known)
+		return error_set(ERR_CPU, "unknown cpu model '%s' in setup '%s' (libvirt lists %d i686 models)",
+				 cpu->model, cpu->spec, n);
+	return 0;
+}
+
+int guest_destroy_stale(struct guest_conn *gc)
+{
+	virDomainPtr *doms = NULL;
+	int n = virConnectListAllDomains(gc->conn, &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
+
+	if (n < 0)
+		return error_set(ERR_LIBVIRT, "cannot list domains: %s", virt_message());
+	for (int i = 0; i < n; i++) {
+		const char *name = virDomainGetName(doms[i]);
+
+		if (name && strncmp(name, GUEST_NAME_PREFIX, strlen(GUEST_NAME_PREFIX)) == 0) {
+			fprintf(stderr, "fpubench: destroying domain '%s' left by an earlier run\n", name);
+			virDomainDestroy(doms[i]);
+		}
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+	return 0;
+}
+
+int guest_domain_xml(const struct guest_spec *spec, char **out)
+{
+	struct strbuf x = STRBUF_INIT;
+	const struct cpu_setup *cpu = spec->cpu;
+
+	strbuf_addstr(&x, "<domain type='qemu'>\n  <name>");
+	strbuf_add_xml(&x, spec->name);
+	strbuf_addf(&x, "</name>\n  <memory unit='MiB'>%u</memory>\n  <vcpu>1</vcpu>\n",
+		    spec->memory_mib);
+	strbuf_addstr(&x, "  <os>\n    <type arch='i686' machine='pc'>hvm</type>\n    <kernel>");
+	strbuf_add_xml(&x, spec->kernel);
+	strbuf_addstr(&x, "</kernel>\n    <initrd>");
+	strbuf_add_xml(&x, spec->initrd);
+	strbuf_addstr(&x, "</initrd>\n    <cmdline>");
+	strbuf_add_xml(&x, spec->cmdline);
+	strbuf_addstr(&x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n  </features>\n");
+	strbuf_addstr(&x, "  <cpu mode='custom' match='exact'>\n    <model fallback='forbid'>");
+	strbuf_add_xml(&x, cpu->model);
+	strbuf_addstr(&x, "</model>\n");
+	for (size_t i = 0; i < cpu->nfeatures; i++) {
+		strbuf_addf(&x, "    <feature policy='%s' name='",
+			    cpu->features[i].enable ? "require" : "disable");
+		strbuf_add_xml(&x, cpu->features[i].name);
+		strbuf_addstr(&x, "'/>\n");
+	}
+	strbuf_addstr(&x, "  </cpu>\n  <clock offset='utc'/>\n"
+			  "  <on_poweroff>destroy</on_poweroff>\n"
+			  "  <on_reboot>destroy</on_reboot>\n"
+			  "  <on_crash>destroy</on_crash>\n"
+			  "  <devices>\n"
+			  "    <controller type='usb' model='none'/>\n"
+			  "    <serial type='file'>\n      <source path='");
+	strbuf_add_xml(&x, spec->console);
+	strbuf_addstr(&x, "'/>\n      <target port='0'/>\n    </serial>\n"
+			  "    <console type='file'>\n      <source path='");
+	strbuf_add_xml(&x, spec->console);
+	strbuf_addstr(&x, "'/>\n      <target type='serial' port='0'/>\n    </console>\n"
+			  "    <memballoon model='none'/>\n"
+			  "  </devices>\n</domain>\n");
+	*out = strbuf_detach(&x);
+	return 0;
+}
+
+static void waiter_remove(struct guest_conn *gc, struct waiter *w)
+{
+	pthread_mutex_lock(&gc->lock);
+	for (struct waiter **p = &gc->waiters; *p; p = &(*p)->next) {
+		if (*p == w) {
+			*p = w->next;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&gc->lock);
+}
+
+static struct timespec monotonic_at(double t)
+{
+	struct timespec ts;
+
+	ts.tv_sec = (time_t)t;
+	ts.tv_nsec = (long)((t - (double)ts.tv_sec) * 1e9);
+	return ts;
+}
+
+int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+	      struct guest_outcome *out)
+{
+	struct waiter w = { .name = spec->name };
+	char *xml = NULL;
+	virDomainPtr dom;
+	double start, deadline, next_poll;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	guest_domain_xml(spec, &xml);
+
+	/* Listen before starting: a guest can stop before virDomainCreateXML returns. */
+	pthread_mutex_lock(&gc->lock);
+	w.next = gc->waiters;
+	gc->waiters = &w;
+	pthread_mutex_unlock(&gc->lock);
+
+	start = now_seconds();
+	dom = virDomainCreateXML(gc->conn, xml, gc->create_flags);
+	if (!dom) {
+		virErrorPtr e = virGetLastError();
+		int code = e && e->domain == VIR_FROM_CPU ? ERR_CPU : ERR_LIBVIRT;
+
+		err = error_set(code, "cannot start domain '%s' (cpu '%s'): %s", spec->name,
+				spec->cpu->spec, virt_message());
+		goto out;
+	}
+
+	deadline = start + timeout_s;
+	next_poll = start + POLL_ACTIVE_S;
+	pthread_mutex_lock(&gc->lock);
+	while (!w.stopped) {
+		double now = now_seconds();
+
+		if (interrupted) {
+			out->interrupted = true;
+			break;
+		}
+		if (now >= deadline) {
+			out->timed_out = true;
+			break;
+		}
+		if (now >= next_poll) {
+			pthread_mutex_unlock(&gc->lock);
+			int active = virDomainIsActive(dom);
+			pthread_mutex_lock(&gc->lock);
+			if (active == 0)
+				w.stopped = true;
+			next_poll = now + POLL_ACTIVE_S;
+			continue;
+		}
+		double until = now + WAIT_SLICE_S;
+		struct timespec ts = monotonic_at(until < deadline ? until : deadline);
+		pthread_cond_timedwait(&gc->cond, &gc->lock, &ts);
+	}
+	pthread_mutex_unlock(&gc->lock);
+
+	if (out->timed_out || out->interrupted) {
+		virDomainDestroy(dom);
+		/* Take the stop event now, so it cannot reach a later guest of this name. */
+		struct timespec ts = monotonic_at(now_seconds() + DESTROY_EVENT_WAIT_S);
+		pthread_mutex_lock(&gc->lock);
+		while (!w.stopped && pthread_cond_timedwait(&gc->cond, &gc->lock, &ts) == 0)
+			;
+		pthread_mutex_unlock(&gc->lock);
+	}
+	out->seconds = now_seconds() - start;
+	virDomainFree(dom);
+out:
+	waiter_remove(gc, &w);
+	free(xml);
+	return err;
+}
+
+void guest_interrupt(void)
+{
+	interrupted = 1;
+}

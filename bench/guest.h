@@ -1,0 +1,71 @@
+/*
+ * guest: one libvirt transient domain per boot.
+ *
+ * A struct guest_conn is a libvirt connection plus the event loop thread
+ * that delivers its lifecycle events; it is safe to run several guests on
+ * one connection from several threads.  With the embedded driver
+ * (qemu:///embed) qemu is a descendant of the bench, so the bench becomes a
+ * child subreaper and reaps its qemu zombies: the machine's PID 1 reaps
+ * orphans only every second or so, and libvirt waits for the pid to vanish.
+ *
+ * guest_domain_xml() is pure, for unit tests.
+ */
+#ifndef FPUBENCH_GUEST_H
+#define FPUBENCH_GUEST_H
+
+#include "cpu.h"
+
+#include <stdbool.h>
+
+#define GUEST_NAME_PREFIX "fpubench-"
+
+struct guest_conn;
+
+struct guest_spec {
+	const char *name;	/* domain name, GUEST_NAME_PREFIX... */
+	const char *kernel;	/* absolute paths */
+	const char *initrd;
+	const char *cmdline;
+	const char *console;	/* the serial console's log file */
+	const struct cpu_setup *cpu;
+	unsigned memory_mib;
+};
+
+struct guest_outcome {
+	bool timed_out;		/* destroyed after the time limit */
+	bool interrupted;	/* destroyed because the bench was told to stop */
+	double seconds;		/* from start to stop */
+};
+
+/* The embedded driver's URI for a root directory; caller frees. */
+char *guest_embed_uri(const char *root);
+
+/*
+ * Connects to `uri`.  For an embedded URI, writes the root's qemu.conf
+ * first.  ERR_LIBVIRT carries libvirt's message.
+ */
+int guest_conn_open(struct guest_conn **out, const char *uri);
+
+void guest_conn_free(struct guest_conn *gc);
+
+/* ERR_CPU when libvirt does not know the setup's model. */
+int guest_check_cpu(struct guest_conn *gc, const struct cpu_setup *cpu);
+
+/* Destroys running domains named GUEST_NAME_PREFIX* left by a killed bench. */
+int guest_destroy_stale(struct guest_conn *gc);
+
+/* Builds the domain XML; caller frees *out. */
+int guest_domain_xml(const struct guest_spec *spec, char **out);
+
+/*
+ * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops
+ * or timeout_s passes, destroying it then.  Returns 0 with the outcome, or
+ * ERR_LIBVIRT (ERR_CPU for a CPU libvirt refuses) if it did not start.
+ */
+int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+	      struct guest_outcome *out);
+
+/* Makes every guest_run() destroy its domain and return; async-signal-safe. */
+void guest_interrupt(void);
+
+#endif

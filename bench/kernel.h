@@ -1,0 +1,80 @@
+/*
+ * kernel: the cached kernel tree, its variants as commits, and their builds.
+ *
+ * The tree is Debian's linux-source-6.1 extracted once into the cache and
+ * made a git repository (libgit2) whose first commit is the pristine
+ * source, kept at refs/fpubench/base.  Applying a patch makes a commit that
+ * keeps the patch's author, date and message; the result is remembered
+ * under refs/fpubench/applied/<hash of parent and patch>, so the same
+ * series on the same base is applied once.
+ *
+ * Builds are out of tree, one directory per variant under <cache>/build.
+ * A build is identified by its build id, a hash of the tree commit and the
+ * config fragment; a directory whose stamp holds the same id is not built
+ * again.  Only one bench may use a cache at a time: kernel_tree_open()
+ * takes an exclusive lock that kernel_tree_free() drops.
+ */
+#ifndef FPUBENCH_KERNEL_H
+#define FPUBENCH_KERNEL_H
+
+#include <git2.h>
+#include <stdbool.h>
+
+struct series;
+
+struct kernel_tree {
+	char *cache;		/* the cache root */
+	char *path;		/* the work tree */
+	git_repository *repo;
+	git_oid base;
+	int lock_fd;
+};
+
+struct kernel_build {
+	char *variant;
+	char *dir;		/* the O= directory */
+	char *bzimage;
+	char *log;		/* the build log */
+	char commit[GIT_OID_HEXSZ + 1];
+	char build_id[17];
+	bool rebuilt;
+	double seconds;		/* time spent building now, 0 if reused */
+};
+
+/*
+ * Opens the tree in `cache`, extracting `tarball` and committing it first
+ * when the cache has none.  Errors: ERR_CACHE (not writable or in use),
+ * ERR_NOTFOUND (no tarball).
+ */
+int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball);
+
+void kernel_tree_free(struct kernel_tree *t);
+
+/* Applies one patch file on `parent`; ERR_APPLY names the patch and file. */
+int kernel_tree_apply(struct kernel_tree *t, const git_oid *parent,
+		      const char *patch_path, git_oid *out);
+
+/* Applies the first n patches of the series on the base. */
+int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size_t n,
+			     git_oid *out);
+
+/*
+ * Builds `commit` as `variant` with the config fragment, using `jobs`
+ * make jobs.  A new build directory starts as a copy of `seed`'s (may be
+ * NULL), so that a variant one patch away builds incrementally.
+ * Errors: ERR_CONFIG (an option of the fragment was dropped), ERR_BUILD.
+ */
+int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *commit,
+		 const char *fragment, int jobs, const struct kernel_build *seed,
+		 struct kernel_build **out);
+
+void kernel_build_free(struct kernel_build *b);
+
+/*
+ * Checks that every option the fragment sets is in the final config text.
+ * Pure, for unit tests; ERR_CONFIG names the first dropped option.
+ */
+int kernel_config_check(const char *fragment_name, const char *fragment,
+			const char *config);
+
+#endif

@@ -1,0 +1,321 @@
+#include "matrix.h"
+
+#include "console.h"
+#include "error.h"
+#include "fileutil.h"
+#include "guest.h"
+#include "plan.h"
+#include "strbuf.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A guest that floods its console is cut off here for the scan (the log keeps all). */
+#define CONSOLE_SCAN_MAX (16u << 20)
+#define BASE_CMDLINE "console=ttyS0 panic=-1 oops=panic"
+#define GUEST_MEMORY_MIB 64
+
+static struct matrix_cell *cell_add(struct matrix_cell **cells, size_t *n, const char *test,
+				    enum verdict status)
+{
+	struct matrix_cell *c;
+
+	*cells = xrealloc(*cells, (*n + 1) * sizeof(**cells));
+	c = &(*cells)[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->test = xstrdup(test);
+	c->status = status;
+	c->duration_s = -1;
+	return c;
+}
+
+static const char *fpu_mode_expected(bool fsave)
+{
+	return fsave ? "FSAVE" : "FXSAVE";
+}
+
+int matrix_cells_from_report(const struct console_report *r, bool timed_out, bool fsave,
+			     double boot_seconds, struct matrix_cell **cells, size_t *ncells)
+{
+	size_t first = *ncells;
+	int resume = 0;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct console_test *t = &r->tests[i];
+		enum verdict status = t->status;
+		const char *reason = t->reason;
+		bool running = t->index == r->running;
+
+		/* A test that began and never ended took the guest with it. */
+		if (running && status != VERDICT_CRASH)
+			status = timed_out ? VERDICT_TIMEOUT : VERDICT_CRASH;
+		if (running && !reason)
+			reason = timed_out ? "the guest stopped answering while it ran"
+					   : "the guest ended while it ran";
+		struct matrix_cell *c = cell_add(cells, ncells, t->name, status);
+		c->crash = t->crash ? xstrdup(t->crash) : NULL;
+		c->reason = reason ? xstrdup(reason) : NULL;
+		c->duration_s = t->duration_ms >= 0 ? t->duration_ms / 1000.0 : -1;
+		if (running && r->planned > t->index)
+			resume = t->index + 1;
+	}
+
+	if (!r->reached_init || (!r->finished && !r->running)) {
+		/* Nothing to pin it on: the boot itself is the cell. */
+		enum verdict status = timed_out && !r->crash ? VERDICT_TIMEOUT : VERDICT_CRASH;
+		struct matrix_cell *c = cell_add(cells, ncells, "boot", status);
+
+		c->crash = r->crash ? xstrdup(r->crash) : NULL;
+		c->reason = xstrdup(!r->reached_init ? "the guest never reached init"
+						     : "init stopped between tests");
+		c->duration_s = boot_seconds;
+	} else if (r->finished && r->planned >= 0 &&
+		   (int)r->ntests != r->planned - (r->resumed_at - 1)) {
+		struct matrix_cell *c = cell_add(cells, ncells, "ktap_plan", VERDICT_FAIL);
+
+		c->reason = xasprintf("the plan announced %d tests from %d on, the guest reported %zu",
+				      r->planned, r->resumed_at, r->ntests);
+	}
+
+	/* A setup that does not give the FPU path it claims would test nothing. */
+	if (r->reached_init) {
+		const char *want = fpu_mode_expected(fsave);
+		bool wrong = !r->fpu_mode || strcmp(r->fpu_mode, want) != 0;
+
+		for (size_t i = first; i < *ncells; i++) {
+			struct matrix_cell *c = &(*cells)[i];
+
+			c->fpu_mode = r->fpu_mode ? xstrdup(r->fpu_mode) : NULL;
+			if (wrong) {
+				free(c->reason);
+				c->reason = xasprintf("the setup should make the kernel use %s, it reported %s",
+						      want, r->fpu_mode ? r->fpu_mode : "nothing");
+				c->status = VERDICT_ERROR;
+			}
+		}
+		if (wrong)
+			resume = 0;
+	}
+	for (size_t i = first; i < *ncells; i++)
+		if ((*cells)[i].duration_s < 0)
+			(*cells)[i].duration_s = boot_seconds;
+	return resume;
+}
+
+void matrix_cell_release(struct matrix_cell *c)
+{
+	free(c->test);
+	free(c->crash);
+	free(c->reason);
+	free(c->console);
+	free(c->fpu_mode);
+}
+
+/* One (kernel, setup) pair and the cells its boots gave. */
+struct group {
+	const struct matrix_kernel *kernel;
+	const struct cpu_setup *cpu;
+	size_t index;
+	struct matrix_cell *cells;
+	size_t ncells;
+	int fatal;		/* an error code that ends the whole run */
+	char *fatal_message;
+};
+
+struct runner {
+	const struct matrix_options *opts;
+	struct group *groups;
+	size_t ngroups;
+	atomic_size_t next;
+	atomic_bool stop;
+};
+
+static char *setup_slug(const char *spec)
+{
+	char *s = xstrdup(spec);
+
+	for (char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+			*p = '_';
+	return s;
+}
+
+static void group_error(struct group *g, const char *console, const char *message)
+{
+	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_ERROR);
+
+	c->reason = xstrdup(message);
+	c->console = console ? xstrdup(console) : NULL;
+	c->duration_s = 0;
+}
+
+static int group_boot(struct runner *r, struct group *g, int boot, int start, int *resume)
+{
+	const struct matrix_options *o = r->opts;
+	char *slug = setup_slug(g->cpu->spec);
+	char *console_rel = xasprintf("console/%s-%s-%d.log", g->kernel->variant, slug, boot);
+	char *console = xasprintf("%s/%s", o->run_dir, console_rel);
+	char *name = xasprintf(GUEST_NAME_PREFIX "%s-%zu-%d", o->run_id, g->index, boot);
+	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
+	struct console_report *report = NULL;
+	struct guest_outcome outcome;
+	bool truncated;
+	int err;
+
+	strbuf_addstr(&cmdline, BASE_CMDLINE);
+	if (*g->cpu->cmdline)
+		strbuf_addf(&cmdline, " %s", g->cpu->cmdline);
+	if (start > 1)
+		strbuf_addf(&cmdline, " fpubench_start=%d", start);
+
+	struct guest_spec spec = {
+		.name = name,
+		.kernel = g->kernel->bzimage,
+		.initrd = o->initrd,
+		.cmdline = cmdline.buf,
+		.console = console,
+		.cpu = g->cpu,
+		.memory_mib = GUEST_MEMORY_MIB,
+	};
+	*resume = 0;
+	err = guest_run(o->conn, &spec, o->boot_timeout_s, &outcome);
+	if (err == ERR_CPU) {
+		g->fatal = err;
+		g->fatal_message = xstrdup(error_last());
+		goto out;
+	}
+	if (err < 0) {
+		group_error(g, NULL, error_last());
+		err = 0;
+		goto out;
+	}
+	if (outcome.interrupted) {
+		atomic_store(&r->stop, true);
+		goto out;
+	}
+	if (file_read_capped(console, CONSOLE_SCAN_MAX, &text, &truncated) < 0 ||
+	    console_scan(text.buf, text.len, &report) < 0) {
+		group_error(g, console_rel, error_last());
+		goto out;
+	}
+
+	size_t first = g->ncells;
+	*resume = matrix_cells_from_report(report, outcome.timed_out,
+					   cpu_setup_uses_fsave(g->cpu), outcome.seconds,
+					   &g->cells, &g->ncells);
+	for (size_t i = first; i < g->ncells; i++)
+		g->cells[i].console = xstrdup(console_rel);
+out:
+	console_report_free(report);
+	strbuf_release(&cmdline);
+	strbuf_release(&text);
+	free(slug);
+	free(console_rel);
+	free(console);
+	free(name);
+	return err;
+}
+
+static void group_run(struct runner *r, struct group *g)
+{
+	int start = 1, resume;
+
+	/* Each boot either finishes the tests or gets past the one that crashed. */
+	for (int boot = 1; start > 0 && !atomic_load(&r->stop); boot++) {
+		group_boot(r, g, boot, start, &resume);
+		if (g->fatal) {
+			atomic_store(&r->stop, true);
+			return;
+		}
+		start = resume > start ? resume : 0;
+	}
+}
+
+static void *worker(void *arg)
+{
+	struct runner *r = arg;
+	size_t i;
+
+	while (!atomic_load(&r->stop) && (i = atomic_fetch_add(&r->next, 1)) < r->ngroups)
+		group_run(r, &r->groups[i]);
+	return NULL;
+}
+
+int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *kernels,
+	       size_t nkernels, const struct cpu_setup *setups, size_t nsetups,
+	       struct matrix **out)
+{
+	struct runner r = { .opts = opts, .ngroups = nkernels * nsetups };
+	int jobs = opts->jobs > 0 ? opts->jobs : 1;
+	pthread_t *threads = xcalloc((size_t)jobs, sizeof(*threads));
+	struct matrix *m = xcalloc(1, sizeof(*m));
+	char *console_dir = xasprintf("%s/console", opts->run_dir);
+	int err, started = 0;
+
+	atomic_init(&r.next, 0);
+	atomic_init(&r.stop, false);
+	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
+		goto out;
+	r.groups = xcalloc(r.ngroups, sizeof(*r.groups));
+	for (size_t k = 0; k < nkernels; k++) {
+		for (size_t s = 0; s < nsetups; s++) {
+			struct group *g = &r.groups[k * nsetups + s];
+			g->kernel = &kernels[k];
+			g->cpu = &setups[s];
+			g->index = k * nsetups + s;
+		}
+	}
+	for (int j = 0; j < jobs; j++)
+		if (pthread_create(&threads[j], NULL, worker, &r) == 0)
+			started++;
+	if (!started)
+		worker(&r);
+	for (int j = 0; j < started; j++)
+		pthread_join(threads[j], NULL);
+
+	for (size_t i = 0; i < r.ngroups; i++) {
+		struct group *g = &r.groups[i];
+
+		if (g->fatal && !err)
+			err = error_set(g->fatal, "%s", g->fatal_message);
+		for (size_t c = 0; c < g->ncells; c++) {
+			struct matrix_cell *cell = &g->cells[c];
+
+			cell->kernel = g->kernel;
+			cell->cpu = g->cpu;
+			cell->expected = opts->check_expectations
+				? plan_expect(g->kernel->variant, cpu_setup_uses_fsave(g->cpu), cell->test)
+				: VERDICT_PASS;
+			cell->met = verdict_meets(cell->status, cell->expected);
+			m->cells = xrealloc(m->cells, (m->ncells + 1) * sizeof(*m->cells));
+			m->cells[m->ncells++] = *cell;
+		}
+		free(g->cells);
+		free(g->fatal_message);
+	}
+	m->interrupted = atomic_load(&r.stop) && !err;
+out:
+	free(r.groups);
+	free(threads);
+	free(console_dir);
+	if (err) {
+		matrix_free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void matrix_free(struct matrix *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ncells; i++)
+		matrix_cell_release(&m->cells[i]);
+	free(m->cells);
+	free(m);
+}

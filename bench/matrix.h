@@ -1,0 +1,82 @@
+/*
+ * matrix: boots every (kernel, CPU setup) pair and turns the consoles into
+ * cells, one per (kernel, setup, test).
+ *
+ * All of a setup's tests run in one boot.  When a test takes the kernel
+ * down, the guest is booted again with `fpubench_start=` set past it, so
+ * one crash costs one extra boot and the later tests still get verdicts.
+ * Boots run in parallel, `jobs` at a time.  A struct matrix owns its cells;
+ * free it with matrix_free().
+ */
+#ifndef FPUBENCH_MATRIX_H
+#define FPUBENCH_MATRIX_H
+
+#include "cpu.h"
+#include "verdict.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct guest_conn;
+
+struct matrix_kernel {
+	const char *variant;
+	const char *bzimage;
+	const char *commit;
+	const char *build_id;
+};
+
+struct matrix_cell {
+	const struct matrix_kernel *kernel;
+	const struct cpu_setup *cpu;
+	char *test;
+	enum verdict status;
+	enum verdict expected;
+	bool met;		/* status meets expected */
+	char *crash;		/* crash title or NULL */
+	char *reason;		/* why it is not a pass, or NULL */
+	char *console;		/* console log, relative to the run directory */
+	char *fpu_mode;		/* what the kernel said it uses, or NULL */
+	double duration_s;
+};
+
+struct matrix_options {
+	struct guest_conn *conn;
+	const char *run_id;
+	const char *run_dir;	/* absolute */
+	const char *initrd;	/* absolute */
+	double boot_timeout_s;
+	int jobs;
+	bool check_expectations;	/* false: every cell is expected to pass */
+};
+
+struct matrix {
+	struct matrix_cell *cells;
+	size_t ncells;
+	bool interrupted;
+};
+
+/*
+ * Runs the matrix.  Failures of single boots become `error` cells; only a
+ * failure that stops the whole run returns an error code (ERR_CPU for a
+ * CPU that libvirt refuses, since every later boot would fail alike).
+ */
+int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *kernels,
+	       size_t nkernels, const struct cpu_setup *setups, size_t nsetups,
+	       struct matrix **out);
+
+void matrix_free(struct matrix *m);
+
+/*
+ * Turns one boot's console report into cells (test, status, crash, reason,
+ * duration, fpu_mode; the caller fills in the rest), appending them to
+ * *cells.  Returns the test index to resume at in a new boot, or 0 when
+ * the boot left nothing to resume.  Pure, for unit tests.
+ */
+struct console_report;
+int matrix_cells_from_report(const struct console_report *r, bool timed_out, bool fsave,
+			     double boot_seconds, struct matrix_cell **cells, size_t *ncells);
+
+void matrix_cell_release(struct matrix_cell *c);
+
+#endif

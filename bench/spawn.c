@@ -1,0 +1,86 @@
+#include "spawn.h"
+
+#include "error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t running_pgid;
+
+static void child_exec(const char *const argv[], const char *cwd, int log_fd,
+		       const char *const env[])
+{
+	int null_fd = open("/dev/null", O_RDONLY);
+
+	setpgid(0, 0);
+	if (null_fd >= 0)
+		dup2(null_fd, STDIN_FILENO);
+	if (log_fd >= 0) {
+		dup2(log_fd, STDOUT_FILENO);
+		dup2(log_fd, STDERR_FILENO);
+	}
+	for (size_t i = 0; env && env[i]; i++)
+		putenv((char *)env[i]);
+	if (cwd && chdir(cwd) < 0) {
+		dprintf(STDERR_FILENO, "cannot enter '%s': %s\n", cwd, strerror(errno));
+		_exit(127);
+	}
+	execvp(argv[0], (char *const *)argv);
+	dprintf(STDERR_FILENO, "cannot run '%s': %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
+	      const char *const env[])
+{
+	int log_fd = -1, status;
+	pid_t pid;
+
+	if (log_path) {
+		log_fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		if (log_fd < 0)
+			return error_set_errno(ERR_GENERIC, "cannot open log '%s'", log_path);
+	}
+
+	pid = fork();
+	if (pid < 0) {
+		if (log_fd >= 0)
+			close(log_fd);
+		return error_set_errno(ERR_GENERIC, "cannot start '%s'", argv[0]);
+	}
+	if (pid == 0)
+		child_exec(argv, cwd, log_fd, env);
+
+	/* Set it on both sides so spawn_interrupt() never races the child. */
+	setpgid(pid, pid);
+	running_pgid = pid;
+	if (log_fd >= 0)
+		close(log_fd);
+
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			running_pgid = 0;
+			return error_set_errno(ERR_GENERIC, "cannot wait for '%s'", argv[0]);
+		}
+	}
+	running_pgid = 0;
+
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return error_set(ERR_GENERIC, "'%s' was killed by signal %d", argv[0],
+			 WTERMSIG(status));
+}
+
+void spawn_interrupt(void)
+{
+	pid_t pgid = running_pgid;
+
+	if (pgid > 0)
+		kill(-pgid, SIGTERM);
+}

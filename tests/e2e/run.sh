@@ -1,0 +1,113 @@
+#!/bin/sh
+# End-to-end: real kernel builds and real QEMU guests through libvirt.
+#
+# Builds both variants in the cache and boots them on one FSAVE and one
+# FXSAVE setup, then checks results.json, `fpubench test` and its exit codes
+# for the bad inputs.  Each check prints "ok N - what" or "not ok N - what";
+# the closing line counts them.
+set -u
+
+FPUBENCH=$(realpath "${1:-build/fpubench}")
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FIX="$ROOT/tests/fixtures"
+WORK=$(mktemp -d /tmp/fpubench-e2e.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+FSAVE_CPU=${E2E_FSAVE_CPU:-pentium2,-fxsr}
+FXSAVE_CPU=${E2E_FXSAVE_CPU:-qemu32}
+
+passed=0
+failed=0
+n=0
+
+check() {	# check WHAT COMMAND...: passes when COMMAND succeeds
+	what=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then
+		echo "ok $n - $what"
+		passed=$((passed + 1))
+	else
+		echo "not ok $n - $what"
+		failed=$((failed + 1))
+	fi
+}
+
+status_is() {	# status_is WANT COMMAND...: runs COMMAND, compares its exit status
+	want=$1
+	shift
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "# expected exit $want, got $got from: $*"
+		sed 's/^/# /' "$WORK/out" "$WORK/err" | tail -n 30
+		return 1
+	fi
+	return 0
+}
+
+cell() {	# cell KERNEL CPU TEST: prints "status crash" of a results.json cell
+	python3 - "$1" "$2" "$3" "$RESULTS/latest/results.json" <<'PY'
+import json, sys
+kernel, cpu, test, path = sys.argv[1:]
+for c in json.load(open(path)):
+    if c["kernel"] == kernel and c["cpu"] == cpu and c["test"] == test:
+        print(c["status"], c["crash"] or "-")
+        break
+else:
+    print("missing")
+PY
+}
+
+cell_is() {	# cell_is KERNEL CPU TEST WANT
+	got=$(cell "$1" "$2" "$3")
+	[ "$got" = "$4" ] || { echo "# $1 $2 $3: expected '$4', got '$got'"; return 1; }
+}
+
+RESULTS="$WORK/results"
+
+echo "# e2e: run on $FSAVE_CPU and $FXSAVE_CPU"
+check "run meets every expectation" \
+	status_is 0 "$FPUBENCH" run --results "$RESULTS" --cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU"
+sed 's/^/# /' "$WORK/out"
+check "results.json: patched passes on FSAVE" cell_is patched "$FSAVE_CPU" fpu_seed "pass -"
+check "results.json: patched passes on FXSAVE" cell_is patched "$FXSAVE_CPU" fpu_seed "pass -"
+check "results.json: unpatched crashes on FSAVE" \
+	cell_is unpatched "$FSAVE_CPU" fpu_seed "crash fpu exception in save_fpregs_to_fpstate"
+check "results.json: unpatched passes on FXSAVE" cell_is unpatched "$FXSAVE_CPU" fpu_seed "pass -"
+check "results.ktap is KTAP" grep -q '^KTAP version 1$' "$RESULTS/latest/results.ktap"
+
+check "test exits 0 on patched" status_is 0 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU"
+for f in fsave-regression.mbox fsave-regression.diff fsave-regression.plain.diff; do
+	check "test --patch $f exits 1" \
+		status_is 1 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --patch "$FIX/patches/$f"
+done
+check "test --patch that does not apply exits 125" \
+	status_is 125 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --patch "$FIX/patches/does-not-apply.patch"
+check "the error names the patch and the file" \
+	grep -q "cannot apply patch '.*does-not-apply.patch' to 'arch/x86/kernel/fpu/core.c'" "$WORK/err"
+
+echo "# e2e: bad input"
+check "missing tarball exits 129" \
+	status_is 129 env FPUBENCH_TARBALL=/nonexistent.tar.xz "$FPUBENCH" run --cache "$WORK/empty-cache" --results "$RESULTS"
+check "the error names the tarball" grep -q "'/nonexistent.tar.xz'" "$WORK/err"
+check "missing patch exits 129" \
+	status_is 129 "$FPUBENCH" test --results "$RESULTS" --patch "$WORK/nope.patch"
+check "unknown cpu model exits 132" \
+	status_is 132 "$FPUBENCH" run --results "$RESULTS" --cpu no-such-cpu
+check "the error names the model" grep -q "'no-such-cpu'" "$WORK/err"
+mkdir -p "$WORK/patches"
+cp "$ROOT"/patches/*.patch "$ROOT/patches/series" "$ROOT/patches/variants" "$WORK/patches/"
+cp "$FIX/config/dropped-option.config" "$WORK/patches/fpu.config"
+check "dropped config option exits 131" \
+	status_is 131 "$FPUBENCH" run --results "$RESULTS" --patches "$WORK/patches" --cpu "$FSAVE_CPU"
+check "the error names the option" grep -q "'CONFIG_PTRACE=y'" "$WORK/err"
+: >"$WORK/not-a-dir"
+check "unwritable cache exits 133" \
+	status_is 133 "$FPUBENCH" run --cache "$WORK/not-a-dir/cache" --results "$RESULTS"
+check "the error names the cache" grep -q "not-a-dir" "$WORK/err"
+check "no results.json left by the failed runs" \
+	test "$(find "$RESULTS" -name results.json | wc -l)" -eq "$(ls -d "$RESULTS"/2* | wc -l)"
+check "no qemu left running" sh -c '! pgrep -f "qemu-system-i386.*fpubench-" >/dev/null'
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
