@@ -218,17 +218,22 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 	pthread_cond_init(&gc->cond, &attr);
 	pthread_condattr_destroy(&attr);
 
+	if (root) {
+		if ((err = embed_prepare(root)) < 0)
+			goto fail;
+		/* The embedded driver logs warnings to stderr; keep them with the root. */
+		char *log = xasprintf("3:file:%s/libvirt.log", root);
+		setenv("LIBVIRT_LOG_OUTPUTS", log, 0);
+		free(log);
+		/* qemu is reparented to us instead of the slow PID 1 (FINDINGS.md). */
+		if (prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
+			reaping = 1;
+	}
+	/* After the log setting: libvirt reads it when it first initializes. */
 	pthread_once(&loop_once, event_loop_start);
 	if (loop_error) {
 		err = error_set(ERR_LIBVIRT, "cannot start the libvirt event loop: %s", virt_message());
 		goto fail;
-	}
-	if (root) {
-		if ((err = embed_prepare(root)) < 0)
-			goto fail;
-		/* qemu is reparented to us instead of the slow PID 1 (FINDINGS.md). */
-		if (prctl(PR_SET_CHILD_SUBREAPER, 1) == 0)
-			reaping = 1;
 	}
 	gc->conn = virConnectOpen(uri);
 	if (!gc->conn) {
@@ -243,9 +248,14 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 		err = error_set(ERR_LIBVIRT, "cannot watch domain events at '%s': %s", uri, virt_message());
 		goto fail;
 	}
-	/* The test driver, used by the unit tests, refuses AUTODESTROY. */
+	/*
+	 * AUTODESTROY ends our guests when the connection drops.  libvirt 9.0's
+	 * embedded driver and the test driver refuse it; with embed, stale
+	 * domains are destroyed at the next start instead.
+	 */
 	const char *type = virConnectGetType(gc->conn);
-	gc->create_flags = type && strcmp(type, "TEST") == 0 ? 0 : VIR_DOMAIN_START_AUTODESTROY;
+	gc->create_flags = root || (type && strcmp(type, "TEST") == 0) ? 0
+								       : VIR_DOMAIN_START_AUTODESTROY;
 	free(root);
 	*out = gc;
 	return 0;

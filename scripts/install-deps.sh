@@ -9,6 +9,19 @@ libgit2-dev libcmocka-dev libsqlite3-dev
 linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio xz-utils ccache
 "
 
+# libvirt's QEMU driver resolves its default account even when qemu.conf
+# says root, and only libvirt-daemon-system (a daemon we do not need)
+# creates it.
+ensure_qemu_account() {
+	getent group libvirt-qemu >/dev/null || $SUDO groupadd --system libvirt-qemu
+	getent passwd libvirt-qemu >/dev/null ||
+		$SUDO useradd --system --gid libvirt-qemu --no-create-home \
+			--home-dir /var/lib/libvirt --shell /usr/sbin/nologin libvirt-qemu
+}
+
+SUDO=
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+
 missing=""
 for p in $PACKAGES; do
 	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -16,17 +29,17 @@ for p in $PACKAGES; do
 	fi
 done
 
-[ -z "$missing" ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		SUDO=sudo
-	else
+if [ -n "$SUDO" ] && ! command -v sudo >/dev/null 2>&1; then
+	if [ -n "$missing" ] || ! getent passwd libvirt-qemu >/dev/null; then
 		echo "install-deps: missing packages:$missing (run as root to install them)" >&2
 		exit 1
 	fi
-else
-	SUDO=
+	exit 0
+fi
+
+if [ -z "$missing" ]; then
+	ensure_qemu_account
+	exit 0
 fi
 
 echo "install-deps: installing$missing" >&2
@@ -34,3 +47,4 @@ export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+ensure_qemu_account
