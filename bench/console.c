@@ -4,7 +4,7 @@
 #include "ktap.h"
 #include "strbuf.h"
 
-#include <limits.h>
+#include <ctype.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +18,7 @@ struct crash {
 	int lines_left;
 	size_t test;		/* the window it started in, or NO_TEST */
 	struct strbuf kind;	/* "fpu exception": the title is "KIND in FUNC" */
-	struct strbuf fallback;	/* the title when no function turns up */
+	struct strbuf fallback;	/* the title when no function turns up: "KIND [at FILE:LINE]" */
 };
 
 /* What the scan needs per test beyond struct console_test. */
@@ -45,14 +45,9 @@ static bool is_print(char c)
 	return c >= 0x20 && c < 0x7f;
 }
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static bool is_xdigit(char c)
 {
-	return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
+	return isxdigit((unsigned char)c);
 }
 
 static bool is_alpha(char c)
@@ -62,7 +57,7 @@ static bool is_alpha(char c)
 
 static bool is_symbol(char c)
 {
-	return is_alpha(c) || is_digit(c) || c == '_' || c == '.';
+	return is_alpha(c) || isdigit((unsigned char)c) || c == '_' || c == '.';
 }
 
 static struct ktap_span span_at(const char *p, size_t len)
@@ -70,22 +65,14 @@ static struct ktap_span span_at(const char *p, size_t len)
 	return (struct ktap_span){ p, len };
 }
 
-static bool span_starts(struct ktap_span s, const char *prefix)
+static struct ktap_span span_str(const char *s)
 {
-	size_t n = strlen(prefix);
-
-	return s.len >= n && memcmp(s.ptr, prefix, n) == 0;
+	return span_at(s, strlen(s));
 }
 
-static bool span_eat(struct ktap_span *s, const char *prefix)
+static bool span_starts(struct ktap_span s, const char *prefix)
 {
-	size_t n = strlen(prefix);
-
-	if (!span_starts(*s, prefix))
-		return false;
-	s->ptr += n;
-	s->len -= n;
-	return true;
+	return ktap_span_eat(&s, prefix);
 }
 
 static bool span_is(struct ktap_span s, const char *str)
@@ -101,19 +88,10 @@ static const char *span_find(struct ktap_span s, const char *needle)
 /* A decimal 0..INT_MAX, then the end or a space; what follows the space goes to *rest. */
 static bool span_number(struct ktap_span s, int *out, struct ktap_span *rest)
 {
-	int v = 0;
-	size_t i = 0;
-
-	for (; i < s.len && is_digit(s.ptr[i]); i++) {
-		if (v > (INT_MAX - (s.ptr[i] - '0')) / 10)
-			return false;
-		v = v * 10 + (s.ptr[i] - '0');
-	}
-	if (!i || (i < s.len && s.ptr[i] != ' '))
+	if (!ktap_span_eat_number(&s, out) || (s.len && !ktap_span_eat(&s, " ")))
 		return false;
-	*out = v;
 	if (rest)
-		*rest = i < s.len ? span_at(s.ptr + i + 1, s.len - i - 1) : span_at(s.ptr + i, 0);
+		*rest = s;
 	return true;
 }
 
@@ -193,7 +171,7 @@ static struct ktap_span span_cut_detail(struct ktap_span s)
 }
 
 /*
- * The kind of a die() line, "STR: 0000 [#1] ...": STR without the
+ * The kind of a die() line, "STR: 0000 [#1] ...": STR (words only) without the
  * "Oops: " newer kernels put before it and without its detail after ','
  * ("general protection fault, probably for non-canonical address ...").
  */
@@ -204,7 +182,7 @@ static bool die_kind(struct ktap_span body, struct ktap_span *kind)
 	for (const char *p = body.ptr; (p = memmem(p, (size_t)(end - p), " [#", 3)); p++) {
 		const char *q = p;
 
-		if (end - p < 4 || !is_digit(p[3]))
+		if (end - p < 4 || !isdigit((unsigned char)p[3]))
 			continue;
 		while (q > body.ptr && is_xdigit(q[-1]))
 			q--;
@@ -212,10 +190,14 @@ static bool die_kind(struct ktap_span body, struct ktap_span *kind)
 			continue;
 		*kind = span_at(body.ptr, (size_t)(q - 2 - body.ptr));
 		if (kind->len > 6)
-			span_eat(kind, "Oops: ");
+			ktap_span_eat(kind, "Oops: ");
 		const char *comma = memchr(kind->ptr, ',', kind->len);
 		if (comma)
 			kind->len = (size_t)(comma - kind->ptr);
+		/* die()'s strings are words ("divide error"); this keeps KTAP and noise out. */
+		for (size_t i = 0; i < kind->len; i++)
+			if (!is_alpha(kind->ptr[i]) && kind->ptr[i] != ' ')
+				return false;
 		return kind->len && is_alpha(kind->ptr[0]);
 	}
 	return false;
@@ -272,9 +254,8 @@ static void crash_report(struct scanner *sc, const char *prefix, struct ktap_spa
 	crash_attach(sc, sc->cur, &title);
 }
 
-/* A report that waits for its EIP line: "KIND in FUNC", else `fallback` + `detail`. */
-static void crash_open(struct scanner *sc, struct ktap_span kind, const char *fallback,
-		       struct ktap_span detail, bool prefix)
+/* A report that waits for its EIP line; `loc` (FILE:LINE) may be empty. */
+static void crash_open(struct scanner *sc, struct ktap_span kind, struct ktap_span loc, bool prefix)
 {
 	struct crash *c = &sc->crash;
 
@@ -284,8 +265,11 @@ static void crash_open(struct scanner *sc, struct ktap_span kind, const char *fa
 	c->lines_left = CONSOLE_EIP_WINDOW;
 	c->test = sc->cur;
 	text_addspan(&c->kind, kind);
-	text_addstr(&c->fallback, fallback);
-	text_addspan(&c->fallback, detail);
+	text_addspan(&c->fallback, kind);
+	if (loc.len) {
+		text_addstr(&c->fallback, " at ");
+		text_addspan(&c->fallback, loc);
+	}
 }
 
 /* Where a kernel BUG or WARNING was: "FILE:LINE" after " at ", or an empty span. */
@@ -295,7 +279,7 @@ static struct ktap_span span_location(struct ktap_span s, const char *stop)
 
 	if (at)
 		s = span_at(at + 4, s.len - (size_t)(at + 4 - s.ptr));
-	else if (!span_eat(&s, "at "))
+	else if (!ktap_span_eat(&s, "at "))
 		return span_at(s.ptr, 0);
 	size_t n = 0;
 	while (n < s.len && s.ptr[n] != ' ' && !memchr(stop, s.ptr[n], strlen(stop)))
@@ -314,7 +298,7 @@ static void scan_warning(struct scanner *sc, struct ktap_span rest)
 			crash_report(sc, "WARNING in ", func);
 			return;
 		}
-		crash_open(sc, span_at("WARNING", 7), loc.len ? "WARNING at " : "WARNING", loc, false);
+		crash_open(sc, span_str("WARNING"), loc, false);
 		return;
 	}
 	crash_report(sc, "WARNING: ", span_cut_detail(rest));
@@ -331,7 +315,7 @@ static void scan_bug(struct scanner *sc, struct ktap_span body, struct ktap_span
 	struct ktap_span kind = span_at(body.ptr, (size_t)(what.ptr + what.len - body.ptr));
 	/* Only faults dump registers; other BUG:s have no EIP line of their own. */
 	if (span_starts(what, "unable to handle") || span_is(what, "kernel NULL pointer dereference"))
-		crash_open(sc, kind, "", kind, true);
+		crash_open(sc, kind, span_at(kind.ptr, 0), true);
 	else
 		crash_report(sc, "", kind);
 }
@@ -339,7 +323,8 @@ static void scan_bug(struct scanner *sc, struct ktap_span body, struct ktap_span
 /* The function of an "EIP: ..." line, if the line is one. */
 static bool eip_function(struct ktap_span body, struct ktap_span *func)
 {
-	if (!span_eat(&body, "EIP: ") && !span_eat(&body, "RIP: ") && !span_eat(&body, "EIP is at "))
+	if (!ktap_span_eat(&body, "EIP: ") && !ktap_span_eat(&body, "RIP: ") &&
+	    !ktap_span_eat(&body, "EIP is at "))
 		return false;
 	*func = span_find_function(body);
 	return func->len > 0;
@@ -359,22 +344,20 @@ static void scan_crash(struct scanner *sc, struct ktap_span body)
 		crash_end(sc, &title);
 		return;
 	}
-	if (span_eat(&rest, "BUG: ")) {
+	if (ktap_span_eat(&rest, "BUG: ")) {
 		scan_bug(sc, body, rest);
-	} else if (span_eat(&rest, "WARNING: ")) {
+	} else if (ktap_span_eat(&rest, "WARNING: ")) {
 		scan_warning(sc, rest);
-	} else if (span_eat(&rest, "kernel BUG at ")) {
-		struct ktap_span loc = span_location(body, "!");
-
-		crash_open(sc, span_at("kernel BUG", 10), "kernel BUG at ", loc, true);
-	} else if (span_eat(&rest, "Kernel panic - not syncing: ")) {
+	} else if (ktap_span_eat(&rest, "kernel BUG at ")) {
+		crash_open(sc, span_str("kernel BUG"), span_location(body, "!"), true);
+	} else if (ktap_span_eat(&rest, "Kernel panic - not syncing: ")) {
 		crash_close(sc);
 		if (!sc->window_reports)
 			crash_report(sc, "kernel panic: ", rest);
 	} else if (die_kind(body, &kind)) {
 		if (!c->open || !c->prefix)
-			crash_open(sc, kind, "", kind, false);
-	} else if (span_eat(&rest, "---[ end")) {
+			crash_open(sc, kind, span_at(kind.ptr, 0), false);
+	} else if (ktap_span_eat(&rest, "---[ end")) {
 		crash_close(sc);
 	} else if (c->open && --c->lines_left <= 0) {
 		crash_close(sc);
@@ -384,7 +367,7 @@ static void scan_crash(struct scanner *sc, struct ktap_span body)
 /* The FPU context switch method the kernel chose; the first line that tells wins. */
 static void scan_fpu_mode(struct scanner *sc, struct ktap_span body)
 {
-	if (sc->r->fpu_mode || !span_eat(&body, "x86/fpu: "))
+	if (sc->r->fpu_mode || !ktap_span_eat(&body, "x86/fpu: "))
 		return;
 	if (span_is(body, "x87 FPU will use FSAVE"))
 		sc->r->fpu_mode = "FSAVE";
@@ -433,6 +416,16 @@ static void test_begin(struct scanner *sc, struct ktap_span rest)
 	window_start(sc, test_add(sc, index, rest));
 }
 
+/* "WORD text", or WORD alone. */
+static void text_add_directive(struct strbuf *sb, const char *word, struct ktap_span text)
+{
+	text_addstr(sb, word);
+	if (text.len) {
+		text_addstr(sb, " ");
+		text_addspan(sb, text);
+	}
+}
+
 /* The status and reason a top-level result line gives. */
 static void test_result(struct scanner *sc, const struct ktap_line *l)
 {
@@ -459,13 +452,11 @@ static void test_result(struct scanner *sc, const struct ktap_line *l)
 		break;
 	case KTAP_DIRECTIVE_TODO:
 		t->status = VERDICT_SKIP;
-		text_addstr(&reason, l->text.len ? "TODO " : "TODO");
-		text_addspan(&reason, l->text);
+		text_add_directive(&reason, "TODO", l->text);
 		break;
 	case KTAP_DIRECTIVE_TIMEOUT:
 		t->status = VERDICT_TIMEOUT;
-		text_addstr(&reason, l->text.len ? "TIMEOUT " : "TIMEOUT");
-		text_addspan(&reason, l->text);
+		text_add_directive(&reason, "TIMEOUT", l->text);
 		break;
 	default:
 		t->status = !l->ok || s->has_failure ? VERDICT_FAIL : VERDICT_PASS;
@@ -520,16 +511,16 @@ static void scan_fpubench(struct scanner *sc, struct ktap_span rest)
 	struct console_report *r = sc->r;
 	int n;
 
-	if (span_eat(&rest, "begin ")) {
+	if (ktap_span_eat(&rest, "begin ")) {
 		test_begin(sc, rest);
-	} else if (span_eat(&rest, "duration_ms ")) {
+	} else if (ktap_span_eat(&rest, "duration_ms ")) {
 		if (sc->cur != NO_TEST && span_number(rest, &n, NULL) &&
 		    r->tests[sc->cur].duration_ms < 0)
 			r->tests[sc->cur].duration_ms = n;
-	} else if (span_eat(&rest, "resume ")) {
+	} else if (ktap_span_eat(&rest, "resume ")) {
 		if (span_number(rest, &n, NULL) && n >= 1)
 			r->resumed_at = n;
-	} else if (span_eat(&rest, "cpu ")) {
+	} else if (ktap_span_eat(&rest, "cpu ")) {
 		if (!r->cpu_line)
 			r->cpu_line = text_dup(rest);
 	} else if (span_is(rest, "done")) {
@@ -554,7 +545,7 @@ static void scan_top(struct scanner *sc, const struct ktap_line *l)
 		test_result(sc, l);
 		break;
 	case KTAP_DIAG:
-		if (span_eat(&text, "fpubench: "))
+		if (ktap_span_eat(&text, "fpubench: "))
 			scan_fpubench(sc, text);
 		break;
 	case KTAP_OTHER:

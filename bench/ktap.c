@@ -1,12 +1,13 @@
 #include "ktap.h"
 
+#include <ctype.h>
 #include <limits.h>
 #include <string.h>
 #include <strings.h>
 
 static bool is_digit(char c)
 {
-	return c >= '0' && c <= '9';
+	return isdigit((unsigned char)c);
 }
 
 static bool is_blank(char c)
@@ -14,8 +15,7 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-/* Whether s starts with the literal prefix; advances s past it if so. */
-static bool span_eat(struct ktap_span *s, const char *prefix)
+bool ktap_span_eat(struct ktap_span *s, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
@@ -40,17 +40,15 @@ static void span_trim_blanks(struct ktap_span *s)
 		s->len--;
 }
 
-/* A decimal 0..INT_MAX at the start of s; false (s untouched) otherwise. */
-static bool span_eat_number(struct ktap_span *s, int *out)
+bool ktap_span_eat_number(struct ktap_span *s, int *out)
 {
 	size_t i = 0;
-	long v = 0;
+	int v = 0;
 
-	while (i < s->len && is_digit(s->ptr[i])) {
-		v = v * 10 + (s->ptr[i] - '0');
-		if (v > INT_MAX)
+	for (; i < s->len && is_digit(s->ptr[i]); i++) {
+		if (v > (INT_MAX - (s->ptr[i] - '0')) / 10)
 			return false;
-		i++;
+		v = v * 10 + (s->ptr[i] - '0');
 	}
 	if (i == 0)
 		return false;
@@ -96,9 +94,9 @@ static bool parse_version(struct ktap_line *l, struct ktap_span s)
 {
 	int n;
 
-	if (!span_eat(&s, "KTAP version ") && !span_eat(&s, "TAP version "))
+	if (!ktap_span_eat(&s, "KTAP version ") && !ktap_span_eat(&s, "TAP version "))
 		return false;
-	if (!span_eat_number(&s, &n) || s.len)
+	if (!ktap_span_eat_number(&s, &n) || s.len)
 		return false;
 	l->kind = KTAP_VERSION;
 	l->number = n;
@@ -110,7 +108,7 @@ static bool parse_plan(struct ktap_line *l, struct ktap_span s)
 	int n;
 
 	/* TAP allows a trailing "# SKIP reason" on a plan: only the count matters. */
-	if (!span_eat(&s, "1..") || !span_eat_number(&s, &n) || !at_word_end(&s))
+	if (!ktap_span_eat(&s, "1..") || !ktap_span_eat_number(&s, &n) || !at_word_end(&s))
 		return false;
 	l->kind = KTAP_PLAN;
 	l->number = n;
@@ -151,12 +149,12 @@ static void parse_directive(struct ktap_line *l, struct ktap_span s)
 
 static bool parse_result(struct ktap_line *l, struct ktap_span s)
 {
-	bool ok = span_eat(&s, "ok ");
+	bool ok = ktap_span_eat(&s, "ok ");
 	int n;
 
-	if (!ok && !span_eat(&s, "not ok "))
+	if (!ok && !ktap_span_eat(&s, "not ok "))
 		return false;
-	if (!span_eat_number(&s, &n) || !at_word_end(&s))
+	if (!ktap_span_eat_number(&s, &n) || !at_word_end(&s))
 		return false;
 	l->kind = KTAP_RESULT;
 	l->number = n;
@@ -168,7 +166,7 @@ static bool parse_result(struct ktap_line *l, struct ktap_span s)
 	while (hash < s.len && !(s.ptr[hash] == '#' && (hash == 0 || is_blank(s.ptr[hash - 1]))))
 		hash++;
 	l->name = (struct ktap_span){ s.ptr, hash };
-	span_eat(&l->name, "- ");
+	ktap_span_eat(&l->name, "- ");
 	span_trim_blanks(&l->name);
 	if (hash < s.len)
 		parse_directive(l, (struct ktap_span){ s.ptr + hash + 1, s.len - hash - 1 });
@@ -198,7 +196,7 @@ void ktap_parse_line(struct ktap_line *out, const char *line, size_t len)
 		s.len--;
 	out->printk = span_eat_timestamp(&s);
 	out->body = s;
-	while (span_eat(&s, "    ") || span_eat(&s, "\t"))
+	while (ktap_span_eat(&s, "    ") || ktap_span_eat(&s, "\t"))
 		if (out->depth < INT_MAX)	/* a flood of blanks must not overflow */
 			out->depth++;
 	if (s.len && s.ptr[0] == ' ')

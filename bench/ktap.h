@@ -61,4 +61,10 @@ struct ktap_line {
 /* Fills *out from the `len` bytes at `line`; line may be NULL when len is 0. */
 void ktap_parse_line(struct ktap_line *out, const char *line, size_t len);
 
+/* Whether s starts with prefix; if so, s moves past it. */
+bool ktap_span_eat(struct ktap_span *s, const char *prefix);
+
+/* Whether s starts with a decimal 0..INT_MAX; if so, *out is set and s moves past it. */
+bool ktap_span_eat_number(struct ktap_span *s, int *out);
+
 #endif

@@ -1,0 +1,181 @@
+/* Turning one boot's console into cells: crashes, resumes, plans, FPU modes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "console.h"
+#include "matrix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FSAVE_BOOT "[    0.000000] x86/fpu: x87 FPU will use FSAVE\n"
+#define FXSAVE_BOOT "[    0.000000] x86/fpu: x87 FPU will use FXSAVE\n"
+
+struct cells {
+	struct matrix_cell *c;
+	size_t n;
+	int resume;
+};
+
+static void cells_from(struct cells *out, const char *text, bool timed_out, bool fsave)
+{
+	struct console_report *r;
+
+	assert_int_equal(console_scan(text, strlen(text), &r), 0);
+	out->c = NULL;
+	out->n = 0;
+	out->resume = matrix_cells_from_report(r, timed_out, fsave, 2.5, &out->c, &out->n);
+	console_report_free(r);
+}
+
+static void cells_free(struct cells *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		matrix_cell_release(&cs->c[i]);
+	free(cs->c);
+}
+
+static void test_good_boot_gives_one_cell_per_test(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n"
+			"# fpubench: begin 1 fpu_seed\nok 1 fpu_seed\n# fpubench: duration_ms 250\n"
+			"# fpubench: begin 2 other\nok 2 other # SKIP needs SSE3\n"
+			"# fpubench: done\n", false, true);
+	assert_int_equal(cs.n, 2);
+	assert_int_equal(cs.resume, 0);
+	assert_string_equal(cs.c[0].test, "fpu_seed");
+	assert_int_equal(cs.c[0].status, VERDICT_PASS);
+	assert_true(cs.c[0].duration_s > 0.249 && cs.c[0].duration_s < 0.251);
+	assert_string_equal(cs.c[0].fpu_mode, "FSAVE");
+	assert_int_equal(cs.c[1].status, VERDICT_SKIP);
+	/* No duration from the guest: the boot's. */
+	assert_true(cs.c[1].duration_s > 2.4);
+	cells_free(&cs);
+}
+
+static void test_crash_mid_plan_resumes_after_it(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n"
+			"# fpubench: begin 1 fpu_seed\n"
+			"[    1.0] fpu exception: 0000 [#1]\n"
+			"[    1.0] EIP: save_fpregs_to_fpstate+0x42/0x57\n"
+			"[    1.0] Kernel panic - not syncing: Fatal exception in interrupt\n",
+		   false, true);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[0].crash, "fpu exception in save_fpregs_to_fpstate");
+	assert_int_equal(cs.resume, 2);
+	cells_free(&cs);
+}
+
+static void test_last_test_crashing_needs_no_resume(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 fpu_seed\n"
+			"[    1.0] fpu exception: 0000 [#1]\n", false, true);
+	assert_int_equal(cs.resume, 0);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	cells_free(&cs);
+}
+
+static void test_hang_is_a_timeout(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 fpu_seed\n", true, true);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.c[0].status, VERDICT_TIMEOUT);
+	assert_int_equal(cs.resume, 2);
+	cells_free(&cs);
+}
+
+static void test_silent_death_is_a_crash(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 fpu_seed\n", false, true);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_null(cs.c[0].crash);
+	assert_non_null(cs.c[0].reason);
+	cells_free(&cs);
+}
+
+static void test_boot_that_never_reaches_init(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, "[    0.0] Linux version 6.1\n[    0.1] This kernel requires an i686 CPU\n",
+		   true, true);
+	assert_int_equal(cs.n, 1);
+	assert_string_equal(cs.c[0].test, "boot");
+	assert_int_equal(cs.c[0].status, VERDICT_TIMEOUT);
+	assert_int_equal(cs.resume, 0);
+	cells_free(&cs);
+
+	cells_from(&cs, "[    0.5] BUG: kernel NULL pointer dereference, address: 00000000\n"
+			"[    0.5] EIP: start_kernel+0x1/0x2\n", false, true);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[0].crash, "BUG: kernel NULL pointer dereference in start_kernel");
+	cells_free(&cs);
+}
+
+static void test_plan_mismatch_fails(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n# fpubench: begin 1 a\nok 1 a\n"
+			"# fpubench: done\n", false, true);
+	assert_int_equal(cs.n, 2);
+	assert_string_equal(cs.c[1].test, "ktap_plan");
+	assert_int_equal(cs.c[1].status, VERDICT_FAIL);
+	cells_free(&cs);
+
+	/* A resumed boot owes only the tests from its start on. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n# fpubench: resume 3\n"
+			"# fpubench: begin 3 c\nok 3 c\n# fpubench: done\n", false, true);
+	assert_int_equal(cs.n, 1);
+	cells_free(&cs);
+}
+
+static void test_wrong_fpu_mode_is_an_error(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FXSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 a\n", false, true);
+	assert_int_equal(cs.c[0].status, VERDICT_ERROR);
+	assert_non_null(strstr(cs.c[0].reason, "use FSAVE, it reported FXSAVE"));
+	/* Nothing is learnt from a wrong setup, so nothing is resumed. */
+	assert_int_equal(cs.resume, 0);
+	cells_free(&cs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_boot_gives_one_cell_per_test),
+		cmocka_unit_test(test_crash_mid_plan_resumes_after_it),
+		cmocka_unit_test(test_last_test_crashing_needs_no_resume),
+		cmocka_unit_test(test_hang_is_a_timeout),
+		cmocka_unit_test(test_silent_death_is_a_crash),
+		cmocka_unit_test(test_boot_that_never_reaches_init),
+		cmocka_unit_test(test_plan_mismatch_fails),
+		cmocka_unit_test(test_wrong_fpu_mode_is_an_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
