@@ -1,0 +1,228 @@
+/*
+ * init: PID 1 of the guest.  Runs every registered test (rt/test.h) in a
+ * child process with its timeout, reports in the console protocol
+ * (README.md), and reboots, which ends the guest: the host runs it with
+ * on_reboot=destroy (QEMU: -no-reboot).
+ *
+ * PID 1 must never exit: the kernel would panic, and the panic would pass
+ * for a crash under the last test.  main() therefore ends in init_reboot(),
+ * which does not return.
+ */
+#include "rt/cpu.h"
+#include "rt/ktap.h"
+#include "rt/signal.h"
+#include "rt/sys.h"
+#include "rt/test.h"
+#include "rt/time.h"
+
+#include <asm/errno.h>
+#include <linux/prctl.h>
+#include <linux/reboot.h>
+#include <linux/wait.h>
+
+/* The kernel hands unknown key=value parameters of its command line to init as environment. */
+#define START_VARIABLE "fpubench_start="
+
+/* The test child, and so its process group, that the alarm kills; 0 between tests. */
+static volatile long running_pid;
+static volatile int timed_out;
+
+static void init_handle_alarm(int sig, siginfo_t *info, void *ucontext)
+{
+	(void)sig;
+	(void)info;
+	(void)ucontext;
+	timed_out = 1;
+	if (running_pid > 0)
+		sys_kill((int)-running_pid, SIGKILL);
+}
+
+static void init_setup_timeouts(const struct ktap *top)
+{
+	long err = signal_set_action(SIGALRM, init_handle_alarm);
+
+	if (err == 0)
+		err = sys_alarm(0);
+	if (err < 0)
+		ktap_diag(top, "fpubench: tests have no timeout (error %ld)", err);
+}
+
+static void init_print_cpu(const struct ktap *top)
+{
+	struct cpu_info cpu;
+
+	if (!cpu_identify(&cpu)) {
+		ktap_diag(top, "fpubench: cpu cpuid=0");
+		return;
+	}
+	ktap_diag(top, "fpubench: cpu vendor=%s family=%u model=%u fpu=%d fxsr=%d sse=%d sse2=%d sse3=%d cmov=%d",
+		  cpu.vendor, cpu.family, cpu.model, !!(cpu.edx & CPU_EDX_FPU),
+		  !!(cpu.edx & CPU_EDX_FXSR), !!(cpu.edx & CPU_EDX_SSE), !!(cpu.edx & CPU_EDX_SSE2),
+		  !!(cpu.ecx & CPU_ECX_SSE3), !!(cpu.edx & CPU_EDX_CMOV));
+}
+
+/* The value of `name_eq` ("NAME=") in the environment, or NULL. */
+static const char *init_getenv(char **envp, const char *name_eq)
+{
+	for (char **e = envp; *e; e++) {
+		const char *n = name_eq, *p = *e;
+
+		while (*n && *p == *n) {
+			n++;
+			p++;
+		}
+		if (!*n)
+			return p;
+	}
+	return NULL;
+}
+
+/* K of a well-formed "fpubench_start=K" (1 <= K <= 99999), else 0. */
+static int init_parse_start(const char *value)
+{
+	int k = 0;
+
+	for (const char *p = value; *p; p++) {
+		if (*p < '0' || *p > '9' || k > 9999)
+			return 0;
+		k = k * 10 + (*p - '0');
+	}
+	return k;
+}
+
+/*
+ * The number of the first test to run: K of fpubench_start=K, else 1.
+ * The host sets it to go on after a test that took the kernel down.
+ */
+static int init_first_test(const struct ktap *top, char **envp)
+{
+	const char *value = init_getenv(envp, START_VARIABLE);
+	int k;
+
+	if (!value)
+		return 1;
+	k = init_parse_start(value);
+	if (!k) {
+		ktap_diag(top, "fpubench: ignoring " START_VARIABLE "%s", value);
+		return 1;
+	}
+	ktap_diag(top, "fpubench: resume %d", k);
+	return k;
+}
+
+/* In the child: runs the test and prints its result line. */
+static __attribute__((noreturn)) void test_run_child(struct ktap *top, const struct gt_test *t)
+{
+	struct ktap subtests;
+	int ran;
+
+	sys_setpgid(0, 0);
+	/* Crash reports name the task ("Comm: fpu_seed"), which helps a reader. */
+	sys_prctl(PR_SET_NAME, (unsigned long)t->name);
+	ktap_init(&subtests, top->depth + 1);
+	ktap_header(&subtests);
+	t->run(&subtests);
+	ran = subtests.next - 1;
+	if (ran != subtests.planned)
+		ktap_result_directive(top, false, t->name, "ran %d subtests of %d planned",
+				      ran, subtests.planned);
+	else
+		ktap_result(top, subtests.failed == 0, t->name);
+	sys_exit_group(0);
+}
+
+/* The result line for a child that ended without printing its own. */
+static void test_report_end(struct ktap *top, const struct gt_test *t, int status, bool late)
+{
+	int sig = status & 0x7f;
+	int code = (status >> 8) & 0xff;
+
+	if (sig == SIGKILL && late)
+		ktap_result_directive(top, false, t->name, "TIMEOUT after %u s", t->timeout_s);
+	else if (sig)
+		ktap_result_directive(top, false, t->name, "killed by signal %d", sig);
+	else if (code)
+		ktap_result_directive(top, false, t->name, "exit status %d", code);
+}
+
+/*
+ * Kills what the test left running in its process group and reaps every
+ * zombie there is now; stragglers are reaped after a later test.
+ */
+static void test_clean_up(long pid)
+{
+	int status;
+
+	sys_kill((int)-pid, SIGKILL);
+	while (sys_wait4(-1, &status, WNOHANG | __WALL, NULL) > 0)
+		;
+}
+
+static void test_supervise(struct ktap *top, const struct gt_test *t)
+{
+	int status = 0;
+	long pid, r;
+
+	pid = sys_fork();
+	if (pid == 0)
+		test_run_child(top, t);
+	if (pid < 0) {
+		ktap_result_directive(top, false, t->name, "fork failed (error %ld)", pid);
+		return;
+	}
+	/* The child does the same: whichever runs first, the group exists before an alarm. */
+	sys_setpgid((int)pid, (int)pid);
+	timed_out = 0;
+	running_pid = pid;
+	sys_alarm(t->timeout_s);
+	while ((r = sys_wait4((int)pid, &status, 0, NULL)) == -EINTR)
+		;
+	sys_alarm(0);
+	running_pid = 0;
+	if (r < 0)
+		ktap_result_directive(top, false, t->name, "wait4 failed (error %ld)", r);
+	else
+		test_report_end(top, t, status, timed_out);
+	test_clean_up(pid);
+}
+
+static void test_run(struct ktap *top, int number, const struct gt_test *t)
+{
+	uint32_t start;
+
+	ktap_number_next(top, number);
+	ktap_diag(top, "fpubench: begin %d %s", number, t->name);
+	start = time_now_ms();
+	test_supervise(top, t);
+	ktap_diag(top, "fpubench: duration_ms %u", time_now_ms() - start);
+}
+
+static __attribute__((noreturn)) void init_reboot(const struct ktap *top)
+{
+	long err = sys_reboot(LINUX_REBOOT_CMD_RESTART);
+
+	ktap_diag(top, "fpubench: reboot failed (error %ld)", err);
+	for (;;)
+		time_sleep_ms(60000);
+}
+
+int main(int argc, char **argv, char **envp)
+{
+	const struct gt_test *tests = __start_gt_tests;
+	int count = (int)(__stop_gt_tests - __start_gt_tests);
+	struct ktap top;
+	int first;
+
+	(void)argc;
+	(void)argv;
+	ktap_init(&top, 0);
+	ktap_header(&top);
+	init_print_cpu(&top);
+	ktap_plan(&top, count);
+	first = init_first_test(&top, envp);
+	init_setup_timeouts(&top);
+	for (int number = first; number <= count; number++)
+		test_run(&top, number, &tests[number - 1]);
+	ktap_diag(&top, "fpubench: done");
+	init_reboot(&top);
+}

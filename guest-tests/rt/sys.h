@@ -1,0 +1,141 @@
+/*
+ * sys: raw i386 system calls through `int $0x80`, for a binary without libc.
+ *
+ * Every wrapper returns what the kernel returns: a result >= 0, or -errno.
+ * There is no errno variable.  Numbers and structures come from the kernel's
+ * UAPI headers (linux-libc-dev), which need no libc.
+ */
+#ifndef GT_SYS_H
+#define GT_SYS_H
+
+#include <stddef.h>
+
+#include <asm/unistd.h>
+#include <linux/reboot.h>
+#include <linux/resource.h>
+#include <linux/time_types.h>
+
+/* The five-argument form covers every call here; a sixth would need %ebp. */
+static inline long sys_call5(long nr, long a1, long a2, long a3, long a4, long a5)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a1), "c"(a2), "d"(a3), "S"(a4), "D"(a5)
+			 : "memory");
+	return ret;
+}
+
+static inline long sys_call3(long nr, long a1, long a2, long a3)
+{
+	long ret;
+
+	__asm__ volatile("int $0x80"
+			 : "=a"(ret)
+			 : "a"(nr), "b"(a1), "c"(a2), "d"(a3)
+			 : "memory");
+	return ret;
+}
+
+static inline long sys_write(int fd, const void *buf, size_t len)
+{
+	return sys_call3(__NR_write, fd, (long)buf, (long)len);
+}
+
+static inline long sys_ioctl(int fd, unsigned int cmd, long arg)
+{
+	return sys_call3(__NR_ioctl, fd, (long)cmd, arg);
+}
+
+static inline __attribute__((noreturn)) void sys_exit_group(int status)
+{
+	sys_call3(__NR_exit_group, status, 0, 0);
+	__builtin_unreachable();
+}
+
+static inline long sys_fork(void)
+{
+	return sys_call3(__NR_fork, 0, 0, 0);
+}
+
+static inline long sys_execve(const char *path, char *const argv[], char *const envp[])
+{
+	return sys_call3(__NR_execve, (long)path, (long)argv, (long)envp);
+}
+
+static inline long sys_wait4(int pid, int *status, int options, struct rusage *usage)
+{
+	return sys_call5(__NR_wait4, pid, (long)status, options, (long)usage, 0);
+}
+
+static inline long sys_kill(int pid, int sig)
+{
+	return sys_call3(__NR_kill, pid, sig, 0);
+}
+
+static inline long sys_getpid(void)
+{
+	return sys_call3(__NR_getpid, 0, 0, 0);
+}
+
+static inline long sys_setpgid(int pid, int pgid)
+{
+	return sys_call3(__NR_setpgid, pid, pgid, 0);
+}
+
+static inline long sys_prctl(int option, unsigned long arg2)
+{
+	return sys_call5(__NR_prctl, option, (long)arg2, 0, 0, 0);
+}
+
+static inline long sys_getrusage(int who, struct rusage *usage)
+{
+	return sys_call3(__NR_getrusage, who, (long)usage, 0);
+}
+
+/*
+ * `act` and `old` are the kernel's struct sigaction, not libc's (see
+ * signal.c); 8 is the size of the kernel's sigset_t, as for sigprocmask.
+ */
+static inline long sys_rt_sigaction(int sig, const void *act, void *old)
+{
+	return sys_call5(__NR_rt_sigaction, sig, (long)act, (long)old, 8, 0);
+}
+
+static inline long sys_rt_sigprocmask(int how, const unsigned long long *set,
+				      unsigned long long *old)
+{
+	return sys_call5(__NR_rt_sigprocmask, how, (long)set, (long)old, 8, 0);
+}
+
+/* Seconds left of an earlier alarm; 0 cancels.  Needs CONFIG_POSIX_TIMERS. */
+static inline long sys_alarm(unsigned int seconds)
+{
+	return sys_call3(__NR_alarm, (long)seconds, 0, 0);
+}
+
+/* The _time64 calls: with COMPAT_32BIT_TIME off, the old ones are ENOSYS. */
+static inline long sys_clock_gettime64(int clock, struct __kernel_timespec *ts)
+{
+	return sys_call3(__NR_clock_gettime64, clock, (long)ts, 0);
+}
+
+static inline long sys_clock_nanosleep_time64(int clock, int flags,
+					      const struct __kernel_timespec *req,
+					      struct __kernel_timespec *rem)
+{
+	return sys_call5(__NR_clock_nanosleep_time64, clock, flags, (long)req, (long)rem, 0);
+}
+
+static inline long sys_reboot(unsigned int cmd)
+{
+	return sys_call5(__NR_reboot, (long)LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, (long)cmd, 0, 0);
+}
+
+static inline long sys_ptrace(long request, int pid, unsigned long addr, unsigned long data)
+{
+	return sys_call5(__NR_ptrace, request, pid, (long)addr, (long)data, 0);
+}
+
+#endif

@@ -1,0 +1,41 @@
+/*
+ * test: how a reproducer registers itself with init.
+ *
+ * GT_TEST() puts a descriptor into the `gt_tests` section; the linker
+ * gathers them between __start_gt_tests and __stop_gt_tests, in link order
+ * (the Makefile links the fpu-*.c files sorted by name).  So adding a test
+ * is adding a file; init.c does not change.
+ *
+ * init runs each test's function in a child process of its own, after
+ * printing "KTAP version 1" at the subtests' depth.  The function prints
+ * its plan and subtests on `subtests`; the child then prints the test's
+ * result line: "not ok" when a subtest failed or the count differs from
+ * the plan.
+ */
+#ifndef GT_TEST_H
+#define GT_TEST_H
+
+#include "ktap.h"
+
+struct gt_test {
+	const char *name;		/* the KTAP name, e.g. "fpu_seed" */
+	unsigned int timeout_s;		/* init kills the test after this */
+	void (*run)(struct ktap *subtests);
+};
+
+#define GT_TEST(name_, timeout_s_, run_)                                            \
+	static const struct gt_test gt_test_##run_                                  \
+		__attribute__((used, section("gt_tests"),                          \
+			       aligned(__alignof__(struct gt_test)))) = {           \
+		.name = (name_),                                                    \
+		.timeout_s = (timeout_s_),                                          \
+		.run = (run_),                                                      \
+	}
+
+/* For tests' tables of cases. */
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+extern const struct gt_test __start_gt_tests[];
+extern const struct gt_test __stop_gt_tests[];
+
+#endif

@@ -1,0 +1,111 @@
+/*
+ * x87: the FPU instructions the reproducers need, as inline functions, and
+ * the repair of the FPU image in a SIGFPE frame.
+ *
+ * The fn- forms (fninit, fnstcw, fnstsw, fnstenv) do not wait: they never
+ * deliver a pending exception, and fninit discards it.  The others wait: on
+ * a pending unmasked exception they raise #MF, which the kernel turns into
+ * SIGFPE; x87_wait() is there for exactly that.  Every function clobbers
+ * memory so that the compiler keeps them in program order with the system
+ * calls around them.
+ */
+#ifndef GT_X87_H
+#define GT_X87_H
+
+#include <stdint.h>
+
+#include <asm/sigcontext.h>
+
+/* Control word (FCW) */
+#define X87_CW_DEFAULT 0x037f	/* after fninit: all exceptions masked, 64-bit, nearest */
+#define X87_CW_ZM 0x0004	/* zero-divide masked */
+#define X87_CW_MASKS 0x003f	/* PM UM OM ZM DM IM */
+
+/* Status word (FSW) */
+#define X87_SW_ZE 0x0004	/* zero-divide flagged */
+#define X87_SW_ES 0x0080	/* an unmasked exception is pending */
+#define X87_SW_FLAGS 0x00ff	/* ES, SF and the six exception flags */
+#define X87_SW_PENDING 0x80ff	/* the above and B: what must go to forget an exception */
+
+/* What fnstenv stores in 32-bit protected mode: 28 bytes. */
+struct x87_env {
+	uint32_t cw, sw, tag, ip, cs, dp, ds;
+};
+
+/* What fnsave/fsave store and frstor loads: 108 bytes. */
+struct x87_fsave {
+	struct x87_env env;
+	uint8_t st[8][10];	/* ST(0)..ST(7), 80 bits each */
+};
+
+static inline void x87_init(void)
+{
+	__asm__ volatile("fninit" ::: "memory");
+}
+
+static inline void x87_load_cw(uint16_t cw)
+{
+	__asm__ volatile("fldcw %0" : : "m"(cw) : "memory");
+}
+
+static inline uint16_t x87_store_cw(void)
+{
+	uint16_t cw;
+
+	__asm__ volatile("fnstcw %0" : "=m"(cw) : : "memory");
+	return cw;
+}
+
+static inline uint16_t x87_store_sw(void)
+{
+	uint16_t sw;
+
+	__asm__ volatile("fnstsw %0" : "=m"(sw) : : "memory");
+	return sw;
+}
+
+static inline void x87_store_env(struct x87_env *env)
+{
+	__asm__ volatile("fnstenv %0" : "=m"(*env) : : "memory");
+}
+
+/* fsave, not fnsave: it delivers a pending exception first.  Reinitializes the FPU. */
+static inline void x87_save(struct x87_fsave *image)
+{
+	__asm__ volatile("fsave %0" : "=m"(*image) : : "memory");
+}
+
+static inline void x87_restore(const struct x87_fsave *image)
+{
+	__asm__ volatile("frstor %0" : : "m"(*image) : "memory");
+}
+
+static inline void x87_wait(void)
+{
+	__asm__ volatile("fwait" ::: "memory");
+}
+
+/*
+ * 1.0 / 0.0.  With ZM clear in the FCW this leaves a zero-divide pending
+ * (FSW ES|ZE) for the next waiting instruction, and values on the register
+ * stack: fninit before reusing it.  GNU as's AT&T `fdivrp` is Intel's
+ * FDIVP ST(1),ST(0) (DE F9), which computes ST(1)/ST(0).
+ */
+static inline void x87_divide_one_by_zero(void)
+{
+	__asm__ volatile("fld1\n\t"
+			 "fldz\n\t"
+			 "fdivrp"
+			 ::: "memory", "st", "st(1)");
+}
+
+/*
+ * Makes a SIGFPE handler's return resume without the exception: clears the
+ * pending bits and masks every exception in the saved FPU image, so that
+ * the faulting instruction runs again harmlessly.  `fp` is the handler's
+ * uc_mcontext.fpstate, not NULL, in either format (fsave, or fsave header
+ * and FXSR image).  Its header's sw is the FSW in both.
+ */
+void x87_sigframe_forget_exception(struct _fpstate *fp);
+
+#endif
