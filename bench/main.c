@@ -6,9 +6,9 @@
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
-#include "initramfs.h"
 #include "kernel.h"
 #include "matrix.h"
+#include "payload.h"
 #include "results.h"
 #include "series.h"
 #include "spawn.h"
@@ -180,7 +180,8 @@ struct session {
 	size_t nkernels;
 	char *run_id;
 	char *run_dir;
-	char *initrd;
+	char *selftests;
+	char **initrds;
 	char *uri;
 	struct guest_conn *conn;
 	struct matrix *matrix;
@@ -202,7 +203,10 @@ static void session_release(struct session *s)
 	free(s->cache);
 	free(s->run_id);
 	free(s->run_dir);
-	free(s->initrd);
+	free(s->selftests);
+	for (size_t i = 0; s->initrds && i < s->nkernels; i++)
+		free(s->initrds[i]);
+	free(s->initrds);
 	free(s->uri);
 	free(s->o.cpus);
 	free(s->o.variants);
@@ -238,12 +242,13 @@ static int add_kernel(struct session *s, const char *variant, const git_oid *com
 	s->builds[s->nkernels] = b;
 	s->nkernels++;
 	/* Pointers into builds stay valid: each build is its own allocation. */
-	for (size_t i = 0; i < s->nkernels; i++) {
-		s->kernels[i].variant = s->builds[i]->variant;
-		s->kernels[i].bzimage = s->builds[i]->bzimage;
-		s->kernels[i].commit = s->builds[i]->commit;
-		s->kernels[i].build_id = s->builds[i]->build_id;
-	}
+	for (size_t i = 0; i < s->nkernels; i++)
+		s->kernels[i] = (struct matrix_kernel){
+			.variant = s->builds[i]->variant,
+			.bzimage = s->builds[i]->bzimage,
+			.commit = s->builds[i]->commit,
+			.build_id = s->builds[i]->build_id,
+		};
 	return 0;
 }
 
@@ -313,33 +318,45 @@ out:
 	return err;
 }
 
+/* One initramfs per variant: init, the selftests and the module built for it. */
 static int prepare_run_dir(struct session *s)
 {
 	char stamp[32], *init = xasprintf("%s/init", FPUBENCH_GUEST_DIR);
+	char *kmod_src = xasprintf("%s/guest-tests/kmod", FPUBENCH_SRCDIR);
 	time_t now = time(NULL);
 	struct tm tm;
 	int err;
 
+	if (!file_exists(init)) {
+		err = error_set(ERR_NOTFOUND, "guest init '%s' is missing (run 'make')", init);
+		goto out;
+	}
+	if ((err = payload_build_selftests(s->tree, &s->selftests)) < 0)
+		goto out;
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
 	s->run_id = xasprintf("%s-%ld", stamp, (long)getpid());
 	char *results = path_absolute(s->o.results);
 	s->run_dir = xasprintf("%s/%s", results, s->run_id);
 	free(results);
-	s->initrd = xasprintf("%s/initramfs.cpio", s->run_dir);
-
-	const struct initramfs_entry entries[] = {
-		{ "init", init, 0755 },
-	};
-	if (!file_exists(init)) {
-		err = error_set(ERR_NOTFOUND, "guest init '%s' is missing (run 'make')", init);
-		goto out;
-	}
 	if ((err = dir_create(s->run_dir, ERR_GENERIC)) < 0)
 		goto out;
-	err = initramfs_write(s->initrd, entries, sizeof(entries) / sizeof(entries[0]));
+	s->initrds = xcalloc(s->nkernels, sizeof(*s->initrds));
+	for (size_t i = 0; i < s->nkernels; i++) {
+		char *ko = NULL;
+
+		s->initrds[i] = xasprintf("%s/initramfs-%s.cpio", s->run_dir, s->builds[i]->variant);
+		s->kernels[i].initrd = s->initrds[i];
+		err = payload_build_kmod(s->builds[i], kmod_src, &ko);
+		if (!err)
+			err = payload_write_initramfs(s->initrds[i], init, s->selftests, ko);
+		free(ko);
+		if (err)
+			goto out;
+	}
 out:
 	free(init);
+	free(kmod_src);
 	return err;
 }
 
@@ -397,7 +414,6 @@ static int run_matrix(struct session *s)
 		.conn = s->conn,
 		.run_id = s->run_id,
 		.run_dir = s->run_dir,
-		.initrd = s->initrd,
 		.boot_timeout_s = s->o.timeout_s,
 		.jobs = s->o.jobs,
 		.check_expectations = strcmp(s->o.command, "run") == 0,

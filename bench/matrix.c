@@ -175,7 +175,7 @@ static int group_boot(struct runner *r, struct group *g, int boot, int start, in
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
-		.initrd = o->initrd,
+		.initrd = g->kernel->initrd,
 		.cmdline = cmdline.buf,
 		.console = console,
 		.cpu = g->cpu,

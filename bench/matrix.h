@@ -24,6 +24,7 @@ struct matrix_kernel {
 	const char *bzimage;
 	const char *commit;
 	const char *build_id;
+	const char *initrd;	/* absolute; the payload differs per variant */
 };
 
 struct matrix_cell {
@@ -44,7 +45,6 @@ struct matrix_options {
 	struct guest_conn *conn;
 	const char *run_id;
 	const char *run_dir;	/* absolute */
-	const char *initrd;	/* absolute */
 	double boot_timeout_s;
 	int jobs;
 	bool check_expectations;	/* false: every cell is expected to pass */

@@ -1,0 +1,120 @@
+#include "payload.h"
+
+#include "error.h"
+#include "fileutil.h"
+#include "initramfs.h"
+#include "kernel.h"
+#include "spawn.h"
+#include "strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define KMOD_NAME "fpu_kmod"
+
+const char *const payload_selftests[] = { "test_FCMOV", "test_FCOMI", "test_FISTTP" };
+const unsigned payload_selftests_count = sizeof(payload_selftests) / sizeof(payload_selftests[0]);
+
+int payload_build_selftests(struct kernel_tree *t, char **dir_out)
+{
+	char base[13];
+	char *dir, *tmp, *log;
+	int err = 0;
+
+	git_oid_tostr(base, sizeof(base), &t->base);
+	dir = xasprintf("%s/selftests/%s", t->cache, base);
+	tmp = xasprintf("%s.tmp", dir);
+	log = xasprintf("%s.log", tmp);
+	if (file_exists(dir))
+		goto out;
+
+	/* Built into a temporary directory and renamed: a killed build is not reused. */
+	const char *rm[] = { "rm", "-rf", tmp, NULL };
+	if (spawn_run(rm, NULL, NULL, NULL) != 0 || (err = dir_create(tmp, ERR_CACHE)) < 0)
+		goto out;
+	unlink(log);
+	for (unsigned i = 0; i < payload_selftests_count && !err; i++) {
+		char *src = xasprintf("%s/tools/testing/selftests/x86/%s.c", t->path,
+				      payload_selftests[i]);
+		char *bin = xasprintf("%s/%s", tmp, payload_selftests[i]);
+		const char *argv[] = { "gcc", "-m32", "-static", "-O2", "-o", bin, src, "-lm", NULL };
+
+		if (spawn_run(argv, NULL, log, NULL) != 0)
+			err = error_set(ERR_BUILD, "cannot build selftest '%s'; see '%s'", src, log);
+		free(src);
+		free(bin);
+	}
+	if (!err && rename(tmp, dir) < 0)
+		err = error_set_errno(ERR_CACHE, "cannot rename '%s' to '%s'", tmp, dir);
+out:
+	free(tmp);
+	free(log);
+	if (err) {
+		free(dir);
+		return err;
+	}
+	*dir_out = dir;
+	return 0;
+}
+
+int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char **ko_out)
+{
+	char *dir = xasprintf("%s/fpubench-kmod", b->dir);
+	char *log = xasprintf("%s/build.log", dir);
+	char *src_files = xasprintf("%s/.", kmod_src);
+	char *mdir = xasprintf("M=%s", dir);
+	char *ko = xasprintf("%s/" KMOD_NAME ".ko", dir);
+	const char *rm[] = { "rm", "-rf", dir, NULL };
+	const char *cp[] = { "cp", "-a", src_files, dir, NULL };
+	const char *make[] = { "make", "ARCH=i386", mdir, "modules", NULL };
+	int err = 0;
+
+	/* Kbuild writes its objects next to the sources: build a fresh copy. */
+	if (spawn_run(rm, NULL, NULL, NULL) != 0 || (err = dir_create(dir, ERR_CACHE)) < 0 ||
+	    spawn_run(cp, NULL, NULL, NULL) != 0) {
+		err = err ? err : error_set(ERR_CACHE, "cannot copy '%s' to '%s'", kmod_src, dir);
+		goto out;
+	}
+	/* The O= directory's generated Makefile builds external modules against it. */
+	if (spawn_run(make, b->dir, log, NULL) != 0 || !file_exists(ko))
+		err = error_set(ERR_BUILD, "cannot build module '%s' for variant '%s'; see '%s'",
+				kmod_src, b->variant, log);
+out:
+	free(dir);
+	free(log);
+	free(src_files);
+	free(mdir);
+	if (err) {
+		free(ko);
+		return err;
+	}
+	*ko_out = ko;
+	return 0;
+}
+
+int payload_write_initramfs(const char *path, const char *init, const char *selftests_dir,
+			    const char *ko)
+{
+	struct initramfs_entry entries[3 + sizeof(payload_selftests) / sizeof(payload_selftests[0])];
+	char *bins[sizeof(payload_selftests) / sizeof(payload_selftests[0])];
+	char *names[sizeof(payload_selftests) / sizeof(payload_selftests[0])];
+	size_t n = 0;
+	int err;
+
+	entries[n++] = (struct initramfs_entry){ "init", init, 0755 };
+	entries[n++] = (struct initramfs_entry){ KMOD_NAME ".ko", ko, 0644 };
+	entries[n++] = (struct initramfs_entry){ "selftests", NULL, 0755 };
+	for (unsigned i = 0; i < payload_selftests_count; i++) {
+		bins[i] = xasprintf("%s/%s", selftests_dir, payload_selftests[i]);
+		names[i] = xasprintf("selftests/%s", payload_selftests[i]);
+		entries[n++] = (struct initramfs_entry){ names[i], bins[i], 0755 };
+	}
+	err = initramfs_write(path, entries, n);
+	for (unsigned i = 0; i < payload_selftests_count; i++) {
+		free(bins[i]);
+		free(names[i]);
+	}
+	return err;
+}

@@ -1,0 +1,39 @@
+/*
+ * payload: what goes into a guest's initramfs, built on the host.
+ *
+ *   /init                  guest-tests' init (build/guest/init)
+ *   /selftests/test_*      the kernel's own x87 selftests from the cached tree,
+ *                          -m32 -static against glibc, built once per base tree
+ *   /fpu_kmod.ko           guest-tests/kmod built against the variant's O= dir
+ *
+ * The archive is per variant, since the module is.  Paths in the guest are
+ * fixed: init knows them (guest-tests/README.md).
+ */
+#ifndef FPUBENCH_PAYLOAD_H
+#define FPUBENCH_PAYLOAD_H
+
+struct kernel_tree;
+struct kernel_build;
+
+/* The kernel's x87 selftests that run in the guest. */
+extern const char *const payload_selftests[];
+extern const unsigned payload_selftests_count;
+
+/*
+ * Builds the selftests from the tree's pristine sources into
+ * <cache>/selftests/<base>, once; *dir_out names that directory (caller
+ * frees).  ERR_BUILD with the log's path when gcc fails.
+ */
+int payload_build_selftests(struct kernel_tree *t, char **dir_out);
+
+/*
+ * Builds the test module in `kmod_src` against the build, into
+ * <build dir>/fpubench-kmod; *ko_out names the .ko (caller frees).
+ */
+int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char **ko_out);
+
+/* Writes the initramfs for one variant. */
+int payload_write_initramfs(const char *path, const char *init, const char *selftests_dir,
+			    const char *ko);
+
+#endif
