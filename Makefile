@@ -21,7 +21,7 @@ OBJ      := $(BUILD)/obj
 endif
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
 BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c))
 BENCH_OBJ  := $(BENCH_SRC:%.c=$(OBJ)/%.o)

@@ -176,18 +176,32 @@ out:
 	return err;
 }
 
-int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
+/* A tree in the locked cache; path is where its work tree is or will be. */
+static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 {
 	struct kernel_tree *t = xcalloc(1, sizeof(*t));
 	int err;
 
 	t->lock_fd = -1;
 	t->cache = path_absolute(cache);
-	t->path = xasprintf("%s/linux-6.1", t->cache);
-	if ((err = dir_create(t->cache, ERR_CACHE)) < 0)
-		goto fail;
-	if ((err = cache_lock(t)) < 0)
-		goto fail;
+	t->path = path;
+	if ((err = dir_create(t->cache, ERR_CACHE)) < 0 || (err = cache_lock(t)) < 0) {
+		kernel_tree_free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
+{
+	struct kernel_tree *t;
+	char *abs = path_absolute(cache);
+	int err = tree_new(&t, cache, xasprintf("%s/linux-6.1", abs));
+
+	free(abs);
+	if (err < 0)
+		return err;
 
 	char *gitdir = xasprintf("%s/.git", t->path);
 	bool have_tree = file_exists(gitdir);
@@ -205,6 +219,85 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
 fail:
 	kernel_tree_free(t);
 	return err;
+}
+
+int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out)
+{
+	git_repository *repo = NULL;
+	git_object *obj = NULL;
+	int err = 0;
+
+	if (git_repository_open_ext(&repo, repo_dir, 0, NULL) < 0)
+		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, git_message());
+	if (git_revparse_single(&obj, repo, rev) < 0 ||
+	    git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) < 0)
+		err = error_set(ERR_USAGE, "unknown revision '%s' in '%s'", rev, repo_dir);
+	else
+		git_oid_cpy(out, git_object_id(obj));
+	git_object_free(obj);
+	git_repository_free(repo);
+	return err;
+}
+
+/* Points our repository's object store at the user's, so nothing is copied or written there. */
+static int repo_borrow_objects(git_repository *ours, const char *repo_dir)
+{
+	git_repository *theirs = NULL;
+	char *alternates = NULL;
+	int err = 0;
+
+	if (git_repository_open_ext(&theirs, repo_dir, 0, NULL) < 0)
+		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, git_message());
+	char *objects = xasprintf("%sobjects\n", git_repository_commondir(theirs));
+	alternates = xasprintf("%sobjects/info/alternates", git_repository_path(ours));
+	err = file_write_atomic(alternates, objects, strlen(objects));
+	free(objects);
+	free(alternates);
+	git_repository_free(theirs);
+	return err;
+}
+
+int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir)
+{
+	char *abs_repo = path_absolute(repo_dir), *abs_cache = path_absolute(cache), hex[13];
+	struct kernel_tree *t;
+	git_oid key;
+	int err;
+
+	/* One work tree per repository path, so bisections of one repository share builds. */
+	git_odb_hash(&key, abs_repo, strlen(abs_repo), GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, sizeof(hex), &key);
+	err = tree_new(&t, cache, xasprintf("%s/worktrees/%s", abs_cache, hex));
+	free(abs_cache);
+	if (err < 0)
+		goto out;
+	if ((err = dir_create(t->path, ERR_CACHE)) < 0)
+		goto fail;
+	if (git_repository_init(&t->repo, t->path, 0) < 0) {
+		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, git_message());
+		goto fail;
+	}
+	if ((err = repo_borrow_objects(t->repo, abs_repo)) < 0)
+		goto fail;
+	*out = t;
+	goto out;
+fail:
+	kernel_tree_free(t);
+out:
+	free(abs_repo);
+	return err;
+}
+
+int kernel_tree_open_dir(struct kernel_tree **out, const char *cache, const char *dir)
+{
+	char *path = path_absolute(dir);
+
+	if (!file_exists(path)) {
+		int err = error_set(ERR_NOTFOUND, "kernel tree '%s' is missing", dir);
+		free(path);
+		return err;
+	}
+	return tree_new(out, cache, path);
 }
 
 void kernel_tree_free(struct kernel_tree *t)
@@ -543,6 +636,20 @@ static int build_dir_seed(struct kernel_build *b, const struct kernel_build *see
 	return err;
 }
 
+/* The HEAD commit of a work tree taken as it is, or "" when it has none. */
+static void work_tree_head(const char *path, char *hex, size_t size)
+{
+	git_repository *repo = NULL;
+	git_oid head;
+
+	hex[0] = '\0';
+	if (git_repository_open_ext(&repo, path, 0, NULL) == 0 &&
+	    git_reference_name_to_id(&head, repo, "HEAD") == 0)
+		git_oid_tostr(hex, size, &head);
+	git_repository_free(repo);
+	error_clear();
+}
+
 int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out)
@@ -558,7 +665,10 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	b->dir = xasprintf("%s/build/%s", t->cache, variant);
 	b->bzimage = xasprintf("%s/arch/x86/boot/bzImage", b->dir);
 	b->log = xasprintf("%s/build.log", b->dir);
-	git_oid_tostr(b->commit, sizeof(b->commit), commit);
+	if (commit)
+		git_oid_tostr(b->commit, sizeof(b->commit), commit);
+	else
+		work_tree_head(t->path, b->commit, sizeof(b->commit));
 	if ((err = file_read(fragment, &frag)) < 0)
 		goto out;
 	git_odb_hash(&oid, frag.buf, frag.len, GIT_OBJECT_BLOB);
@@ -572,14 +682,15 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	memcpy(b->build_id, id_hex, sizeof(b->build_id) - 1);
 
 	stamp = xasprintf("%s/fpubench.stamp", b->dir);
-	if (file_read(stamp, &stamp_have) == 0 && strcmp(stamp_have.buf, b->build_id) == 0 &&
-	    file_exists(b->bzimage))
+	/* A work tree taken as it is may hold any edit: make alone can tell. */
+	if (commit && file_read(stamp, &stamp_have) == 0 &&
+	    strcmp(stamp_have.buf, b->build_id) == 0 && file_exists(b->bzimage))
 		goto out;
 	error_clear();
 
 	b->rebuilt = true;
 	fprintf(stderr, "fpubench: building variant '%s' (commit %.12s) in %s\n", variant,
-		b->commit, b->dir);
+		*b->commit ? b->commit : "none", b->dir);
 	if (!file_exists(b->dir)) {
 		if (seed && (err = build_dir_seed(b, seed)) < 0)
 			goto out;
@@ -588,7 +699,7 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	}
 	unlink(stamp);
 	unlink(b->log);
-	if ((err = tree_checkout(t, commit)) < 0 ||
+	if ((commit && (err = tree_checkout(t, commit)) < 0) ||
 	    (err = build_config(t, b, fragment, frag.buf, fragment_hash)) < 0 ||
 	    (err = build_make(t, b, jobs)) < 0)
 		goto out;

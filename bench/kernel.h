@@ -24,9 +24,9 @@ struct series;
 
 struct kernel_tree {
 	char *cache;		/* the cache root */
-	char *path;		/* the work tree */
-	git_repository *repo;
-	git_oid base;
+	char *path;		/* the work tree that builds read */
+	git_repository *repo;	/* NULL for a plain directory */
+	git_oid base;		/* the Debian tree's pristine commit; zero otherwise */
 	int lock_fd;
 };
 
@@ -48,6 +48,21 @@ struct kernel_build {
  */
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball);
 
+/*
+ * Opens any kernel git repository for bisection without touching it: the
+ * bench checks commits out in its own repository under <cache>/worktrees,
+ * which borrows the objects of `repo_dir` (git's alternates, like `git
+ * clone --shared`).  Revisions are resolved in `repo_dir` itself with
+ * kernel_tree_resolve().
+ */
+int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir);
+
+/* Uses the directory as it is checked out, with no git at all (`test --tree`). */
+int kernel_tree_open_dir(struct kernel_tree **out, const char *cache, const char *dir);
+
+/* Resolves a revision of the repository at repo_dir (ERR_USAGE naming it). */
+int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out);
+
 void kernel_tree_free(struct kernel_tree *t);
 
 /* Applies one patch file on `parent`; ERR_APPLY names the patch and file. */
@@ -60,7 +75,7 @@ int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size
 
 /*
  * Builds `commit` as `variant` with the config fragment, using `jobs`
- * make jobs.  A new build directory starts as a copy of `seed`'s (may be
+ * make jobs; a NULL commit builds the work tree as it is, every time.  A new build directory starts as a copy of `seed`'s (may be
  * NULL), so that a variant one patch away builds incrementally.
  * Errors: ERR_CONFIG (an option of the fragment was dropped), ERR_BUILD.
  */

@@ -17,14 +17,38 @@
 const char *const payload_selftests[] = { "test_FCMOV", "test_FCOMI", "test_FISTTP" };
 const unsigned payload_selftests_count = sizeof(payload_selftests) / sizeof(payload_selftests[0]);
 
-int payload_build_selftests(struct kernel_tree *t, char **dir_out)
+static char *selftest_source(const struct kernel_tree *t, unsigned i)
 {
-	char base[13];
-	char *dir, *tmp, *log;
+	return xasprintf("%s/tools/testing/selftests/x86/%s.c", t->path, payload_selftests[i]);
+}
+
+/* Builds are keyed by the sources' content, whatever tree they come from. */
+static int selftests_key(const struct kernel_tree *t, char *hex, size_t size)
+{
+	struct strbuf all = STRBUF_INIT;
+	git_oid oid;
 	int err = 0;
 
-	git_oid_tostr(base, sizeof(base), &t->base);
-	dir = xasprintf("%s/selftests/%s", t->cache, base);
+	for (unsigned i = 0; i < payload_selftests_count && !err; i++) {
+		char *src = selftest_source(t, i);
+		err = file_read(src, &all);
+		free(src);
+	}
+	git_odb_hash(&oid, all.buf, all.len, GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, size, &oid);
+	strbuf_release(&all);
+	return err;
+}
+
+int payload_build_selftests(struct kernel_tree *t, char **dir_out)
+{
+	char key[13];
+	char *dir, *tmp, *log;
+	int err;
+
+	if ((err = selftests_key(t, key, sizeof(key))) < 0)
+		return err;
+	dir = xasprintf("%s/selftests/%s", t->cache, key);
 	tmp = xasprintf("%s.tmp", dir);
 	log = xasprintf("%s.log", tmp);
 	if (file_exists(dir))
@@ -36,8 +60,7 @@ int payload_build_selftests(struct kernel_tree *t, char **dir_out)
 		goto out;
 	unlink(log);
 	for (unsigned i = 0; i < payload_selftests_count && !err; i++) {
-		char *src = xasprintf("%s/tools/testing/selftests/x86/%s.c", t->path,
-				      payload_selftests[i]);
+		char *src = selftest_source(t, i);
 		char *bin = xasprintf("%s/%s", tmp, payload_selftests[i]);
 		const char *argv[] = { "gcc", "-m32", "-static", "-O2", "-o", bin, src, "-lm", NULL };
 

@@ -107,7 +107,7 @@ check "unwritable cache exits 133" \
 check "the error names the cache" grep -q "not-a-dir" "$WORK/err"
 check "no results.json left by the failed runs" \
 	test "$(find "$RESULTS" -name results.json | wc -l)" -eq "$(ls -d "$RESULTS"/2* | wc -l)"
-check "no qemu left running" sh -c '! pgrep -f "qemu-system-i386.*fpubench-" >/dev/null'
+check "no qemu left running" sh -c '! pgrep -f "[q]emu-system-i386.*guest=fpubench-" >/dev/null'
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,0 +1,107 @@
+/*
+ * bisect: finds the commit that broke a test, over a libgit2 commit graph.
+ *
+ * The search is git's: the candidates are the commits reachable from the
+ * bad commit and from no good one (merges included), and each step tests
+ * the candidate that best halves them, as `git rev-list --bisect` picks
+ * it.  Testing is the caller's: a callback builds and boots a commit and
+ * says good, bad or skip (untestable).  A skipped commit is never picked
+ * again; the next best one is, so the search goes on around it.  It ends
+ * with one culprit, or with the range of candidates that the skips leave
+ * impossible to tell apart.
+ *
+ * A struct bisect owns everything in it; free it with bisect_free().
+ */
+#ifndef FPUBENCH_BISECT_H
+#define FPUBENCH_BISECT_H
+
+#include <git2.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+enum bisect_verdict { BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
+
+struct bisect_step {
+	git_oid commit;
+	char *subject;
+	enum bisect_verdict verdict;
+	int runs;		/* boots made */
+	int failed_runs;	/* boots that failed or crashed */
+	char *note;		/* why it was skipped, or the failing cells; may be NULL */
+	double build_s;
+	double test_s;
+};
+
+/*
+ * Tests one commit: fills verdict, runs, failed_runs, note and the times.
+ * Returns 0, or a negative error code that ends the bisection (an
+ * infrastructure failure, never a property of the commit).
+ */
+typedef int (*bisect_test_fn)(void *ctx, const git_oid *commit, struct bisect_step *step);
+
+struct bisect {
+	git_repository *repo;	/* borrowed */
+	git_oid good;
+	git_oid bad;		/* the newest commit known bad */
+	git_oid *goods;		/* every commit known good */
+	size_t ngoods;
+	git_oid *skipped;
+	size_t nskipped;
+	struct bisect_step *steps;	/* in the order they ran */
+	size_t nsteps;
+	bool found;		/* culprit is set */
+	git_oid culprit;
+	git_oid *range;		/* when not found: the candidates left, newest first */
+	size_t nrange;
+};
+
+/*
+ * The candidates: reachable from bad, not from any of goods, in the order
+ * git's bisection walks them (oldest first).
+ */
+int bisect_candidates(git_repository *repo, const git_oid *bad, const git_oid *goods,
+		      size_t ngoods, git_oid **out, size_t *n);
+
+/*
+ * git's choice among the candidates (as from bisect_candidates()),
+ * leaving out the skipped ones; 1 and *out set, or 0 when only skipped
+ * commits and bad itself are left.
+ */
+int bisect_choose(git_repository *repo, const git_oid *cands, size_t n,
+		  const git_oid *skipped, size_t nskipped, git_oid *out);
+
+/* About how many more steps n candidates need: ceil(log2 n). */
+int bisect_steps_left(size_t n);
+
+/*
+ * Bisects between good and bad, which the caller has verified.  Calls
+ * test for every step and `progress` (may be NULL) before each.
+ */
+int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
+	       bisect_test_fn test, void *ctx,
+	       void (*progress)(void *ctx, const struct bisect *b, const git_oid *next,
+				int step, int steps_estimate),
+	       struct bisect **out);
+
+void bisect_free(struct bisect *b);
+
+/* The step that tested commit, or NULL. */
+const struct bisect_step *bisect_find_step(const struct bisect *b, const git_oid *commit);
+
+/*
+ * A `git bisect log` of the search, which `git bisect replay` accepts:
+ * the ends first, then every step.  ends are steps for good and bad.
+ */
+void bisect_format_log(struct strbuf *sb, const struct bisect *b,
+		       const struct bisect_step *good_end, const struct bisect_step *bad_end);
+
+/*
+ * The confidence in a good verdict of `runs` passing boots, given a bug
+ * that failed `failed` of `total` boots where it was seen: the chance that
+ * such a bug would have shown at least once, 1 - (1 - failed/total)^runs.
+ */
+double bisect_confidence(int runs, int failed, int total);
+
+#endif
