@@ -193,13 +193,19 @@ static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 	return 0;
 }
 
+static char *cache_tree_path(const char *cache)
+{
+	char *abs = path_absolute(cache), *path = xasprintf("%s/linux-6.1", abs);
+
+	free(abs);
+	return path;
+}
+
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
 {
 	struct kernel_tree *t;
-	char *abs = path_absolute(cache);
-	int err = tree_new(&t, cache, xasprintf("%s/linux-6.1", abs));
+	int err = tree_new(&t, cache, cache_tree_path(cache));
 
-	free(abs);
 	if (err < 0)
 		return err;
 
@@ -257,8 +263,26 @@ static int repo_borrow_objects(git_repository *ours, const char *repo_dir)
 	return err;
 }
 
+/* Whether two paths name the same existing directory. */
+static bool same_dir(const char *a, const char *b)
+{
+	char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+	bool same = ra && rb && strcmp(ra, rb) == 0;
+
+	free(ra);
+	free(rb);
+	return same;
+}
+
 int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir)
 {
+	char *own = cache_tree_path(cache);
+	bool is_own = same_dir(repo_dir, own);
+
+	free(own);
+	if (is_own)
+		return kernel_tree_open(out, cache, "");
+
 	char *abs_repo = path_absolute(repo_dir), *abs_cache = path_absolute(cache), hex[13];
 	struct kernel_tree *t;
 	git_oid key;
@@ -716,6 +740,24 @@ out:
 	}
 	*out = b;
 	return 0;
+}
+
+struct kernel_build *kernel_build_existing(const struct kernel_tree *t, const char *variant)
+{
+	struct kernel_build *b = xcalloc(1, sizeof(*b));
+	char *stamp, *source;
+
+	b->dir = xasprintf("%s/build/%s", t->cache, variant);
+	stamp = xasprintf("%s/fpubench.stamp", b->dir);
+	/* Kbuild leaves a `source` link to the tree in every O= directory. */
+	source = xasprintf("%s/source", b->dir);
+	if (!file_exists(stamp) || !same_dir(source, t->path)) {
+		kernel_build_free(b);
+		b = NULL;
+	}
+	free(stamp);
+	free(source);
+	return b;
 }
 
 void kernel_build_free(struct kernel_build *b)

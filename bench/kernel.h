@@ -52,8 +52,9 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
  * Opens any kernel git repository for bisection without touching it: the
  * bench checks commits out in its own repository under <cache>/worktrees,
  * which borrows the objects of `repo_dir` (git's alternates, like `git
- * clone --shared`).  Revisions are resolved in `repo_dir` itself with
- * kernel_tree_resolve().
+ * clone --shared`).  The cache's own tree is the bench's already and is
+ * used in place, so its builds seed the bisection's.  Revisions are
+ * resolved in `repo_dir` itself with kernel_tree_resolve().
  */
 int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir);
 
@@ -82,6 +83,13 @@ int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size
 int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out);
+
+/*
+ * The finished build of `variant` in the cache if it was built from this
+ * tree's work tree, to seed another variant's directory; NULL if none.
+ * Only its dir is set.  Free with kernel_build_free().
+ */
+struct kernel_build *kernel_build_existing(const struct kernel_tree *t, const char *variant);
 
 void kernel_build_free(struct kernel_build *b);
 

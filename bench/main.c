@@ -1,16 +1,15 @@
 /*
  * fpubench: the command line.  Each subcommand parses its options and
- * wires the modules together; the work is done in the modules.
+ * wires the modules together (through bench/session.h); the work is done
+ * in the modules.
  */
-#include "cpu.h"
+#include "bisect.h"
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
-#include "kernel.h"
-#include "matrix.h"
-#include "payload.h"
 #include "results.h"
 #include "series.h"
+#include "session.h"
 #include "spawn.h"
 #include "strbuf.h"
 
@@ -32,18 +31,29 @@
 #define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 #define DEFAULT_BOOT_TIMEOUT_S 60.0
 #define TEST_VARIANT_BASE "patched"
-#define TEST_VARIANT "test"
+
+/* bisect's exit statuses beyond 0 (culprit found and verified). */
+enum {
+	EXIT_BISECT_RANGE = 2,		/* skips leave a range, no single culprit */
+	EXIT_BISECT_ENDS = 3,		/* GOOD does not pass or BAD does not fail */
+	EXIT_BISECT_UNVERIFIED = 4,	/* a culprit, but a verification check failed */
+};
 
 static volatile sig_atomic_t stop_signal;
 
 static const char usage_text[] =
-	"usage: fpubench run  [options] [--variant NAME]...\n"
-	"       fpubench test [options] [--patch FILE]...\n"
+	"usage: fpubench run    [options] [--variant NAME]...\n"
+	"       fpubench test   [options] [--patch FILE]... | --tree DIR [--test NAME]...\n"
+	"       fpubench bisect [options] --repo DIR --good REV --bad REV [--test NAME]...\n"
+	"                       [--runs N] [--config FRAGMENT]\n"
 	"\n"
-	"  run   builds every variant of patches/variants and runs the reproducers on\n"
-	"        every CPU setup; exits 0 when every cell met its expectation\n"
-	"  test  builds \"patched\" with the given patches on top and runs the\n"
-	"        reproducers; exits 0 pass, 1 fail, 125 untestable, 128+ error\n"
+	"  run     builds every variant of patches/variants and runs the reproducers on\n"
+	"          every CPU setup; exits 0 when every cell met its expectation\n"
+	"  test    builds \"patched\" with the given patches on top (or the kernel tree DIR\n"
+	"          as it is checked out) and runs the reproducers; exits 0 pass, 1 fail,\n"
+	"          125 untestable, 128 and up on errors: fit for `git bisect run`\n"
+	"  bisect  finds and verifies the commit between GOOD and BAD that broke the tests;\n"
+	"          exits 0 verified culprit, 2 range only, 3 ends wrong, 4 not verified\n"
 	"\n"
 	"options:\n"
 	"  --cpu SETUP      MODEL[,-FEATURE]...[:KERNEL-PARAMS]; repeatable (default: 6 setups)\n"
@@ -54,7 +64,8 @@ static const char usage_text[] =
 	"  --results DIR    where run directories go (default: results)\n"
 	"  --tarball FILE   the kernel source (default: " DEFAULT_TARBALL ")\n"
 	"  --jobs N         guests at once and make jobs (default: the number of cores)\n"
-	"  --timeout S      limit for one boot in seconds (default: 60)\n";
+	"  --timeout S      limit for one boot in seconds (default: 60)\n"
+	"  --test NAME      test and bisect: judge by these tests only; repeatable\n";
 
 struct options {
 	const char *command;
@@ -63,7 +74,13 @@ struct options {
 	const char *patches;
 	const char *results;
 	const char *tarball;
+	const char *tree;
+	const char *repo;
+	const char *good;
+	const char *bad;
+	const char *config;
 	int jobs;
+	int runs;
 	double timeout_s;
 	const char **cpus;
 	size_t ncpus;
@@ -71,6 +88,8 @@ struct options {
 	size_t nvariants;
 	const char **extra_patches;
 	size_t nextra_patches;
+	const char **tests;
+	size_t ntests;
 };
 
 static void on_signal(int sig)
@@ -99,6 +118,31 @@ static char *default_cache(void)
 	return xasprintf("%s/.cache/fpubench", home && *home ? home : "/tmp");
 }
 
+/* Which options each command takes, by getopt value. */
+static bool option_allowed(const char *command, int c)
+{
+	const char *only;
+
+	switch (c) {
+	case 'v': only = "run"; break;
+	case 'p': case 'd': only = "test"; break;
+	case 'R': case 'g': case 'b': case 'n': case 'f': only = "bisect"; break;
+	case 'e': return strcmp(command, "run") != 0;
+	default: return true;
+	}
+	return strcmp(command, only) == 0;
+}
+
+static int parse_number(const char *name, const char *arg, double min, double *out)
+{
+	char *end;
+
+	*out = strtod(arg, &end);
+	if (*end || end == arg || *out < min)
+		return error_set(ERR_USAGE, "bad %s '%s'", name, arg);
+	return 0;
+}
+
 static int parse_options(struct options *o, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -112,14 +156,23 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{ "timeout", required_argument, NULL, 'T' },
 		{ "variant", required_argument, NULL, 'v' },
 		{ "patch", required_argument, NULL, 'p' },
+		{ "tree", required_argument, NULL, 'd' },
+		{ "repo", required_argument, NULL, 'R' },
+		{ "good", required_argument, NULL, 'g' },
+		{ "bad", required_argument, NULL, 'b' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "config", required_argument, NULL, 'f' },
+		{ "test", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool is_test = strcmp(o->command, "test") == 0;
-	char *end;
-	int c;
+	double number;
+	int c, err, which = 0;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", longopts, &which)) != -1) {
+		if (c != '?' && c != 'h' && !option_allowed(o->command, c))
+			return error_set(ERR_USAGE, "'%s' takes no --%s", o->command,
+					 longopts[which].name);
 		switch (c) {
 		case 'c': push(&o->cpus, &o->ncpus, optarg); break;
 		case 'u': o->uri = optarg; break;
@@ -127,25 +180,28 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'P': o->patches = optarg; break;
 		case 'r': o->results = optarg; break;
 		case 't': o->tarball = optarg; break;
+		case 'v': push(&o->variants, &o->nvariants, optarg); break;
+		case 'p': push(&o->extra_patches, &o->nextra_patches, optarg); break;
+		case 'd': o->tree = optarg; break;
+		case 'R': o->repo = optarg; break;
+		case 'g': o->good = optarg; break;
+		case 'b': o->bad = optarg; break;
+		case 'f': o->config = optarg; break;
+		case 'e': push(&o->tests, &o->ntests, optarg); break;
 		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1)
-				return error_set(ERR_USAGE, "bad --jobs '%s'", optarg);
+			if ((err = parse_number("--jobs", optarg, 1, &number)) < 0)
+				return err;
+			o->jobs = (int)number;
+			break;
+		case 'n':
+			if ((err = parse_number("--runs", optarg, 1, &number)) < 0)
+				return err;
+			o->runs = (int)number;
 			break;
 		case 'T':
-			o->timeout_s = strtod(optarg, &end);
-			if (*end || o->timeout_s <= 0)
-				return error_set(ERR_USAGE, "bad --timeout '%s'", optarg);
-			break;
-		case 'v':
-			if (is_test)
-				return error_set(ERR_USAGE, "'test' takes no --variant");
-			push(&o->variants, &o->nvariants, optarg);
-			break;
-		case 'p':
-			if (!is_test)
-				return error_set(ERR_USAGE, "'run' takes no --patch");
-			push(&o->extra_patches, &o->nextra_patches, optarg);
+			if ((err = parse_number("--timeout", optarg, 0.1, &number)) < 0)
+				return err;
+			o->timeout_s = number;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -156,6 +212,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 	}
 	if (optind < argc)
 		return error_set(ERR_USAGE, "unexpected argument '%s'", argv[optind]);
+	if (o->tree && o->nextra_patches)
+		return error_set(ERR_USAGE, "'test' takes --patch or --tree, not both");
+	if (strcmp(o->command, "bisect") == 0 && (!o->good || !o->bad))
+		return error_set(ERR_USAGE, "'bisect' needs --good REV and --bad REV");
 	return 0;
 }
 
@@ -167,288 +227,549 @@ static void iso_time(char *buf, size_t size, time_t t)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Everything one invocation holds, freed in one place. */
-struct session {
-	struct options o;
-	char *cache;
-	struct cpu_setup *setups;
-	size_t nsetups;
-	struct kernel_tree *tree;
-	struct series *series;
-	struct kernel_build **builds;
-	struct matrix_kernel *kernels;
-	size_t nkernels;
-	char *run_id;
-	char *run_dir;
-	char *selftests;
-	char **initrds;
-	char *uri;
-	struct guest_conn *conn;
-	struct matrix *matrix;
-};
-
-static void session_release(struct session *s)
+static char *fragment_path(const struct options *o)
 {
-	matrix_free(s->matrix);
-	guest_conn_free(s->conn);
-	for (size_t i = 0; i < s->nkernels; i++)
-		kernel_build_free(s->builds[i]);
-	free(s->builds);
-	free(s->kernels);
-	series_free(s->series);
-	kernel_tree_free(s->tree);
-	for (size_t i = 0; i < s->nsetups; i++)
-		cpu_setup_release(&s->setups[i]);
-	free(s->setups);
-	free(s->cache);
-	free(s->run_id);
-	free(s->run_dir);
-	free(s->selftests);
-	for (size_t i = 0; s->initrds && i < s->nkernels; i++)
-		free(s->initrds[i]);
-	free(s->initrds);
-	free(s->uri);
-	free(s->o.cpus);
-	free(s->o.variants);
-	free(s->o.extra_patches);
+	return o->config ? xstrdup(o->config) : xasprintf("%s/fpu.config", o->patches);
 }
 
-static int parse_setups(struct session *s)
+static int check_inputs(const struct options *o, const char *fragment)
 {
-	const char *const *specs = s->o.ncpus ? s->o.cpus : (const char *const *)cpu_default_setups;
-	size_t n = s->o.ncpus ? s->o.ncpus : cpu_default_setups_count;
-
-	s->setups = xcalloc(n, sizeof(*s->setups));
-	for (size_t i = 0; i < n; i++) {
-		int err = cpu_setup_parse(&s->setups[i], specs[i]);
-		if (err < 0)
-			return err;
-		s->nsetups++;
-	}
+	if (!file_exists(fragment))
+		return error_set(ERR_NOTFOUND, "config fragment '%s' is missing", fragment);
+	for (size_t i = 0; i < o->nextra_patches; i++)
+		if (!file_exists(o->extra_patches[i]))
+			return error_set(ERR_NOTFOUND, "patch '%s' is missing", o->extra_patches[i]);
 	return 0;
 }
 
-static int add_kernel(struct session *s, const char *variant, const git_oid *commit,
-		      const char *fragment)
+/* The kernels `run` and `test` boot: variants of the series, or a tree as it is. */
+static int build_kernels(struct session *s, const struct options *o)
 {
-	struct kernel_build *seed = s->nkernels ? s->builds[s->nkernels - 1] : NULL;
-	struct kernel_build *b;
-	int err = kernel_build(s->tree, variant, commit, fragment, s->o.jobs, seed, &b);
-
-	if (err < 0)
-		return err;
-	s->builds = xrealloc(s->builds, (s->nkernels + 1) * sizeof(*s->builds));
-	s->kernels = xrealloc(s->kernels, (s->nkernels + 1) * sizeof(*s->kernels));
-	s->builds[s->nkernels] = b;
-	s->nkernels++;
-	/* Pointers into builds stay valid: each build is its own allocation. */
-	for (size_t i = 0; i < s->nkernels; i++)
-		s->kernels[i] = (struct matrix_kernel){
-			.variant = s->builds[i]->variant,
-			.bzimage = s->builds[i]->bzimage,
-			.commit = s->builds[i]->commit,
-			.build_id = s->builds[i]->build_id,
-		};
-	return 0;
-}
-
-static int build_kernels(struct session *s)
-{
-	char *fragment = xasprintf("%s/fpu.config", s->o.patches);
+	char *fragment = fragment_path(o);
+	struct series *series = NULL;
 	int err;
 
-	if ((err = series_load(&s->series, s->o.patches)) < 0)
+	if ((err = check_inputs(o, fragment)) < 0)
 		goto out;
-	if (!file_exists(fragment)) {
-		err = error_set(ERR_NOTFOUND, "config fragment '%s' is missing", fragment);
+	if (o->tree) {
+		/* One build directory per tree, so `git bisect run` builds incrementally. */
+		char *abs = path_absolute(o->tree), hex[9], *variant;
+		git_oid key;
+
+		git_odb_hash(&key, abs, strlen(abs), GIT_OBJECT_BLOB);
+		git_oid_tostr(hex, sizeof(hex), &key);
+		variant = xasprintf("tree-%s", hex);
+		free(abs);
+		if ((err = kernel_tree_open_dir(&s->tree, s->cfg.cache, o->tree)) == 0)
+			err = session_add_kernel(s, variant, NULL, fragment);
+		free(variant);
 		goto out;
 	}
-	for (size_t i = 0; i < s->o.nextra_patches; i++) {
-		if (!file_exists(s->o.extra_patches[i])) {
-			err = error_set(ERR_NOTFOUND, "patch '%s' is missing", s->o.extra_patches[i]);
-			goto out;
-		}
-	}
-	if ((err = kernel_tree_open(&s->tree, s->cache, s->o.tarball)) < 0)
+	if ((err = series_load(&series, o->patches)) < 0 ||
+	    (err = kernel_tree_open(&s->tree, s->cfg.cache, o->tarball)) < 0)
 		goto out;
 
-	if (strcmp(s->o.command, "test") == 0) {
-		const struct series_variant *v = series_find_variant(s->series, TEST_VARIANT_BASE);
+	if (strcmp(o->command, "test") == 0) {
+		const struct series_variant *v = series_find_variant(series, TEST_VARIANT_BASE);
 		git_oid commit;
 
 		if (!v) {
 			err = error_set(ERR_INPUT, "no variant '%s' in '%s/variants'", TEST_VARIANT_BASE,
-					s->o.patches);
+					o->patches);
 			goto out;
 		}
-		if ((err = kernel_tree_apply_series(s->tree, s->series, v->npatches, &commit)) < 0)
+		if ((err = kernel_tree_apply_series(s->tree, series, v->npatches, &commit)) < 0)
 			goto out;
-		for (size_t i = 0; i < s->o.nextra_patches; i++) {
+		for (size_t i = 0; i < o->nextra_patches; i++) {
 			git_oid parent = commit;
-			if ((err = kernel_tree_apply(s->tree, &parent, s->o.extra_patches[i], &commit)) < 0)
+			if ((err = kernel_tree_apply(s->tree, &parent, o->extra_patches[i], &commit)) < 0)
 				goto out;
 		}
-		err = add_kernel(s, s->o.nextra_patches ? TEST_VARIANT : TEST_VARIANT_BASE, &commit,
-				 fragment);
+		err = session_add_kernel(s, o->nextra_patches ? "test" : TEST_VARIANT_BASE, &commit,
+					 fragment);
 		goto out;
 	}
 
-	for (size_t i = 0; i < s->series->nvariants; i++) {
-		const struct series_variant *v = &s->series->variants[i];
-		bool wanted = s->o.nvariants == 0;
-		git_oid commit;
-
-		for (size_t j = 0; j < s->o.nvariants; j++)
-			wanted |= strcmp(s->o.variants[j], v->name) == 0;
-		if (!wanted)
-			continue;
-		if ((err = kernel_tree_apply_series(s->tree, s->series, v->npatches, &commit)) < 0 ||
-		    (err = add_kernel(s, v->name, &commit, fragment)) < 0)
-			goto out;
-	}
-	for (size_t j = 0; j < s->o.nvariants; j++) {
-		if (!series_find_variant(s->series, s->o.variants[j])) {
+	for (size_t j = 0; j < o->nvariants; j++) {
+		if (!series_find_variant(series, o->variants[j])) {
 			err = error_set(ERR_USAGE, "unknown variant '%s' (see '%s/variants')",
-					s->o.variants[j], s->o.patches);
+					o->variants[j], o->patches);
 			goto out;
 		}
 	}
+	for (size_t i = 0; i < series->nvariants; i++) {
+		const struct series_variant *v = &series->variants[i];
+		bool wanted = o->nvariants == 0;
+		git_oid commit;
+
+		for (size_t j = 0; j < o->nvariants; j++)
+			wanted |= strcmp(o->variants[j], v->name) == 0;
+		if (!wanted)
+			continue;
+		if ((err = kernel_tree_apply_series(s->tree, series, v->npatches, &commit)) < 0 ||
+		    (err = session_add_kernel(s, v->name, &commit, fragment)) < 0)
+			goto out;
+	}
 out:
+	series_free(series);
 	free(fragment);
 	return err;
 }
 
-/* One initramfs per variant: init, the selftests and the module built for it. */
-static int prepare_run_dir(struct session *s)
+static bool test_selected(const struct options *o, const char *test)
 {
-	char stamp[32], *init = xasprintf("%s/init", FPUBENCH_GUEST_DIR);
-	char *kmod_src = xasprintf("%s/guest-tests/kmod", FPUBENCH_SRCDIR);
-	time_t now = time(NULL);
-	struct tm tm;
-	int err;
-
-	if (!file_exists(init)) {
-		err = error_set(ERR_NOTFOUND, "guest init '%s' is missing (run 'make')", init);
-		goto out;
-	}
-	if ((err = payload_build_selftests(s->tree, &s->selftests)) < 0)
-		goto out;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	s->run_id = xasprintf("%s-%ld", stamp, (long)getpid());
-	char *results = path_absolute(s->o.results);
-	s->run_dir = xasprintf("%s/%s", results, s->run_id);
-	free(results);
-	if ((err = dir_create(s->run_dir, ERR_GENERIC)) < 0)
-		goto out;
-	s->initrds = xcalloc(s->nkernels, sizeof(*s->initrds));
-	for (size_t i = 0; i < s->nkernels; i++) {
-		char *ko = NULL;
-
-		s->initrds[i] = xasprintf("%s/initramfs-%s.cpio", s->run_dir, s->builds[i]->variant);
-		s->kernels[i].initrd = s->initrds[i];
-		err = payload_build_kmod(s->builds[i], kmod_src, &ko);
-		if (!err)
-			err = payload_write_initramfs(s->initrds[i], init, s->selftests, ko);
-		free(ko);
-		if (err)
-			goto out;
-	}
-out:
-	free(init);
-	free(kmod_src);
-	return err;
+	if (!o->ntests)
+		return true;
+	for (size_t i = 0; i < o->ntests; i++)
+		if (strcmp(o->tests[i], test) == 0)
+			return true;
+	return false;
 }
 
-static int connect_libvirt(struct session *s)
+static int exit_status_for(const struct options *o, const struct matrix *m)
 {
-	int err;
+	bool is_test = strcmp(o->command, "test") == 0;
+	bool all_ok = true, error_cell = false, no_init = false;
 
-	if (s->o.uri) {
-		s->uri = xstrdup(s->o.uri);
-	} else {
-		char *root = xasprintf("%s/libvirt", s->tree->cache);
-		s->uri = guest_embed_uri(root);
-		free(root);
-	}
-	if ((err = guest_conn_open(&s->conn, s->uri)) < 0)
-		return err;
-	/* Only an embedded root is ours alone; a daemon's domains may be another bench's. */
-	if (!s->o.uri && (err = guest_destroy_stale(s->conn)) < 0)
-		return err;
-	for (size_t i = 0; i < s->nsetups; i++)
-		if ((err = guest_check_cpu(s->conn, &s->setups[i])) < 0)
-			return err;
-	return 0;
-}
-
-static int exit_status_for(const struct session *s)
-{
-	bool is_test = strcmp(s->o.command, "test") == 0;
-	bool all_ok = true, error_cell = false;
-
-	for (size_t i = 0; i < s->matrix->ncells; i++) {
-		const struct matrix_cell *c = &s->matrix->cells[i];
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct matrix_cell *c = &m->cells[i];
 
 		error_cell |= c->status == VERDICT_ERROR;
-		all_ok &= is_test ? verdict_meets(c->status, VERDICT_PASS) : c->met;
+		no_init |= c->no_init;
+		if (is_test)
+			all_ok &= !test_selected(o, c->test) || verdict_meets(c->status, VERDICT_PASS);
+		else
+			all_ok &= c->met;
 	}
 	if (is_test && error_cell)
 		return EXIT_LIBVIRT;	/* the bench, not the kernel, failed: abort a bisect */
+	if (is_test && no_init)
+		return EXIT_UNTESTABLE;	/* no boot: `git bisect skip` */
 	return all_ok ? EXIT_OK : EXIT_FAILED;
 }
 
-static int run_matrix(struct session *s)
+static int write_results(struct session *s, const char *command, const char *started,
+			 const struct matrix *m)
 {
-	char started[32], finished[32];
+	char finished[32];
 	int err;
-
-	iso_time(started, sizeof(started), time(NULL));
-	s->cache = s->o.cache ? xstrdup(s->o.cache) : default_cache();
-	/* The run directory comes last: a run that cannot boot leaves none. */
-	if ((err = parse_setups(s)) < 0 || (err = build_kernels(s)) < 0 ||
-	    (err = connect_libvirt(s)) < 0 || (err = prepare_run_dir(s)) < 0)
-		return err;
-
-	struct matrix_options mo = {
-		.conn = s->conn,
-		.run_id = s->run_id,
-		.run_dir = s->run_dir,
-		.boot_timeout_s = s->o.timeout_s,
-		.jobs = s->o.jobs,
-		.check_expectations = strcmp(s->o.command, "run") == 0,
-	};
-	if ((err = matrix_run(&mo, s->kernels, s->nkernels, s->setups, s->nsetups, &s->matrix)) < 0)
-		return err;
 
 	iso_time(finished, sizeof(finished), time(NULL));
 	struct results_run run = {
-		.id = s->run_id, .command = s->o.command, .started = started,
+		.id = s->run_id, .command = command, .started = started,
 		.finished = finished, .uri = s->uri,
 	};
-	if ((err = results_write(s->run_dir, &run, s->matrix)) < 0)
+	if ((err = results_write(s->run_dir, &run, m)) < 0)
 		return err;
-	results_print_matrix(stdout, s->matrix);
-	if (s->matrix->interrupted)
+	results_print_matrix(stdout, m);
+	if (m->interrupted)
 		return ERR_INTERRUPTED;
-
-	char *latest = xasprintf("%s/latest", s->o.results);
-	err = file_symlink_atomic(s->run_id, latest);
-	free(latest);
-	if (err < 0)
+	if ((err = session_mark_latest(s)) < 0)
 		return err;
 	printf("results: %s\n", s->run_dir);
-	return exit_status_for(s);
+	return 0;
+}
+
+/* run and test. */
+static int command_matrix(struct session *s, const struct options *o)
+{
+	struct matrix *m = NULL;
+	char started[32];
+	int err;
+
+	iso_time(started, sizeof(started), time(NULL));
+	/* The run directory comes last: a run that cannot boot leaves none. */
+	if ((err = session_parse_setups(s, o->cpus, o->ncpus)) < 0 ||
+	    (err = build_kernels(s, o)) < 0 || (err = session_connect(s)) < 0 ||
+	    (err = session_create_run_dir(s)) < 0 ||
+	    (err = session_boot(s, strcmp(o->command, "run") == 0, 1, &m)) < 0)
+		goto out;
+	if ((err = write_results(s, o->command, started, m)) == 0)
+		err = exit_status_for(o, m);
+out:
+	matrix_free(m);
+	return err;
+}
+
+/* What bisect needs from the session for each commit it tests. */
+struct bisect_ctx {
+	struct session *s;
+	const struct options *o;
+	const char *fragment;
+	double started;
+	int steps_done;
+	double step_seconds;
+};
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Builds and boots one commit `runs` times; any failing boot makes it bad. */
+static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *step)
+{
+	struct bisect_ctx *c = arg;
+	struct session *s = c->s;
+	struct matrix *m = NULL;
+	struct strbuf note = STRBUF_INIT;
+	double start = now_seconds();
+	int err, untestable_runs = 0;
+
+	session_clear_kernels(s);
+	err = session_add_kernel(s, "bisect", commit, c->fragment);
+	step->build_s = now_seconds() - start;
+	if (err == ERR_BUILD || err == ERR_CONFIG) {
+		step->verdict = BISECT_SKIP;
+		step->note = xasprintf("does not build: %s", error_last());
+		return 0;
+	}
+	if (err < 0)
+		return err;
+	start = now_seconds();
+	if ((err = session_boot(s, false, c->o->runs, &m)) < 0)
+		return err;
+	step->test_s = now_seconds() - start;
+	if (m->interrupted) {
+		matrix_free(m);
+		return ERR_INTERRUPTED;
+	}
+	/* Cells come round by round, each round with the same number of cells. */
+	size_t per_round = m->ncells / (size_t)c->o->runs;
+	for (int r = 0; r < c->o->runs; r++) {
+		bool failed = false, untestable = false;
+
+		for (size_t i = r * per_round; i < (r + 1) * per_round && i < m->ncells; i++) {
+			const struct matrix_cell *cell = &m->cells[i];
+
+			if (cell->no_init || cell->status == VERDICT_ERROR) {
+				untestable = true;
+			} else if (test_selected(c->o, cell->test) &&
+				   !verdict_meets(cell->status, VERDICT_PASS)) {
+				if (!failed && note.len < 200)
+					strbuf_addf(&note, "%s%s %s %s", note.len ? "; " : "",
+						    cell->cpu->spec, cell->test, verdict_name(cell->status));
+				failed = true;
+			}
+		}
+		step->runs++;
+		step->failed_runs += failed;
+		untestable_runs += untestable && !failed;
+	}
+	step->verdict = step->failed_runs ? BISECT_BAD
+			: untestable_runs ? BISECT_SKIP : BISECT_GOOD;
+	if (step->verdict == BISECT_SKIP)
+		strbuf_addstr(&note, "the guest never reached init");
+	step->note = note.len ? strbuf_detach(&note) : NULL;
+	strbuf_release(&note);
+	matrix_free(m);
+	return 0;
+}
+
+static void bisect_progress(void *arg, const struct bisect *b, const git_oid *next, int step,
+			    int estimate)
+{
+	struct bisect_ctx *c = arg;
+	double elapsed = now_seconds() - c->started;
+	double per_step = b->nsteps ? elapsed / (double)(b->nsteps + 2) : elapsed / 2;
+	git_commit *commit = NULL;
+
+	git_commit_lookup(&commit, b->repo, next);
+	printf("bisect: step %d of about %d: %.12s %s (elapsed %.0f s, about %.0f s left)\n",
+	       step, estimate, git_oid_tostr_s(next),
+	       commit && git_commit_summary(commit) ? git_commit_summary(commit) : "", elapsed,
+	       per_step * (estimate - step + 1));
+	fflush(stdout);
+	git_commit_free(commit);
+}
+
+static const char *const bisect_verdict_names[] = {
+	[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
+};
+
+static void json_step(struct strbuf *sb, const char *key, const struct bisect_step *st,
+		      double confidence)
+{
+	strbuf_addf(sb, "%s{\"commit\": \"%s\", \"subject\": \"", key, git_oid_tostr_s(&st->commit));
+	strbuf_add_json(sb, st->subject ? st->subject : "");
+	strbuf_addf(sb, "\", \"verdict\": \"%s\", \"runs\": %d, \"failed_runs\": %d, "
+		    "\"mixed\": %s, \"build_s\": %.1f, \"test_s\": %.1f, \"note\": ",
+		    bisect_verdict_names[st->verdict], st->runs, st->failed_runs,
+		    st->failed_runs && st->failed_runs < st->runs ? "true" : "false", st->build_s,
+		    st->test_s);
+	if (st->note) {
+		strbuf_addch(sb, '"');
+		strbuf_add_json(sb, st->note);
+		strbuf_addch(sb, '"');
+	} else {
+		strbuf_addstr(sb, "null");
+	}
+	if (st->verdict == BISECT_GOOD)
+		strbuf_addf(sb, ", \"confidence\": %.4f", confidence);
+	strbuf_addstr(sb, "}");
+}
+
+struct verification {
+	struct bisect_step parent, culprit, revert;
+	bool have_parent, reverts_cleanly, have_revert;
+};
+
+static void json_check(struct strbuf *sb, const char *key, bool ran,
+		       const struct bisect_step *st, enum bisect_verdict want)
+{
+	strbuf_addf(sb, ",\n    \"%s\": ", key);
+	if (!ran) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	strbuf_addf(sb, "{\"ok\": %s, \"step\": ", st->verdict == want ? "true" : "false");
+	json_step(sb, "", st, 0);
+	strbuf_addch(sb, '}');
+}
+
+static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
+			       const struct bisect_step *good_end, const struct bisect_step *bad_end,
+			       const struct verification *v)
+{
+	int failed = bad_end->failed_runs, total = bad_end->runs;
+
+	for (size_t i = 0; i < b->nsteps; i++) {
+		if (b->steps[i].verdict == BISECT_BAD) {
+			failed += b->steps[i].failed_runs;
+			total += b->steps[i].runs;
+		}
+	}
+	strbuf_addstr(sb, "{\n  \"good\": ");
+	json_step(sb, "", good_end, bisect_confidence(good_end->runs, failed, total));
+	strbuf_addstr(sb, ",\n  \"bad\": ");
+	json_step(sb, "", bad_end, 0);
+	strbuf_addstr(sb, ",\n  \"steps\": [");
+	for (size_t i = 0; i < b->nsteps; i++)
+		json_step(sb, i ? ",\n    " : "\n    ", &b->steps[i],
+			  bisect_confidence(b->steps[i].runs, failed, total));
+	strbuf_addf(sb, "\n  ],\n  \"step_count\": %zu,\n  \"culprit\": ", b->nsteps);
+	if (b->found)
+		strbuf_addf(sb, "\"%s\"", git_oid_tostr_s(&b->culprit));
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addstr(sb, ",\n  \"range\": [");
+	for (size_t i = 0; i < b->nrange; i++)
+		strbuf_addf(sb, "%s\"%s\"", i ? ", " : "", git_oid_tostr_s(&b->range[i]));
+	strbuf_addstr(sb, "],\n  \"verification\": {\n    \"reverts_cleanly\": ");
+	strbuf_addstr(sb, !b->found ? "null" : v->reverts_cleanly ? "true" : "false");
+	json_check(sb, "parent_passes", v->have_parent, &v->parent, BISECT_GOOD);
+	json_check(sb, "culprit_fails", b->found, &v->culprit, BISECT_BAD);
+	json_check(sb, "revert_passes", v->have_revert, &v->revert, BISECT_GOOD);
+	strbuf_addstr(sb, "\n  }\n}\n");
+}
+
+static void step_copy(struct bisect_step *to, const struct bisect_step *from)
+{
+	*to = *from;
+	to->subject = from->subject ? xstrdup(from->subject) : NULL;
+	to->note = from->note ? xstrdup(from->note) : NULL;
+}
+
+static void step_release(struct bisect_step *st)
+{
+	free(st->subject);
+	free(st->note);
+}
+
+/* Tests a commit, or takes its verdict from the bisection if it was tested there. */
+static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bisect *b,
+		     const git_oid *commit, struct bisect_step *out)
+{
+	const struct bisect_step *known = b ? bisect_find_step(b, commit) : NULL;
+	git_commit *gc = NULL;
+
+	if (known) {
+		step_copy(out, known);
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	git_oid_cpy(&out->commit, commit);
+	if (git_commit_lookup(&gc, repo, commit) == 0)
+		out->subject = xstrdup(git_commit_summary(gc) ? git_commit_summary(gc) : "");
+	git_commit_free(gc);
+	return bisect_test(c, commit, out);
+}
+
+/* KernelCI's rule: the parent passes, the culprit fails, and reverting it on BAD passes. */
+static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
+			 const struct bisect_step *good_end, const struct bisect_step *bad_end,
+			 struct verification *v)
+{
+	git_repository *repo = c->s->tree->repo;
+	git_commit *culprit = NULL, *bad = NULL, *revert_commit = NULL;
+	git_index *index = NULL;
+	git_tree *tree = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_oid, revert_oid;
+	int err;
+
+	(void)good_end;
+	if ((err = test_once(c, repo, b, &b->culprit, &v->culprit)) < 0)
+		return err;
+	if (git_commit_lookup(&culprit, repo, &b->culprit) < 0 ||
+	    git_commit_lookup(&bad, repo, &bad_end->commit) < 0) {
+		err = error_set(ERR_GENERIC, "cannot read the culprit or BAD");
+		goto out;
+	}
+	if (git_commit_parentcount(culprit) > 0) {
+		v->have_parent = true;
+		if ((err = test_once(c, repo, b, git_commit_parent_id(culprit, 0), &v->parent)) < 0)
+			goto out;
+	}
+	/* A merge is reverted against its first parent, as `git revert -m 1`. */
+	git_revert_options opts = GIT_REVERT_OPTIONS_INIT;
+	if (git_commit_parentcount(culprit) > 1)
+		opts.mainline = 1;
+	if (git_revert_commit(&index, repo, culprit, bad, opts.mainline, &opts.merge_opts) < 0 ||
+	    git_index_has_conflicts(index)) {
+		error_clear();
+		goto out;
+	}
+	v->reverts_cleanly = true;
+	char *message = xasprintf("Revert \"%s\"\n\nfpubench: verifying the culprit %s\n",
+				  git_commit_summary(culprit), git_oid_tostr_s(&b->culprit));
+	if (git_index_write_tree_to(&tree_oid, index, repo) < 0 ||
+	    git_tree_lookup(&tree, repo, &tree_oid) < 0 ||
+	    git_signature_now(&sig, "fpubench", "fpubench@localhost") < 0 ||
+	    git_commit_create(&revert_oid, repo, NULL, sig, sig, NULL, message, tree, 1,
+			      (const git_commit **)&bad) < 0) {
+		free(message);
+		err = error_set(ERR_GENERIC, "cannot commit the revert of %s", git_oid_tostr_s(&b->culprit));
+		goto out;
+	}
+	free(message);
+	v->have_revert = true;
+	err = test_once(c, repo, NULL, &revert_oid, &v->revert);
+out:
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_commit_free(revert_commit);
+	git_index_free(index);
+	git_commit_free(culprit);
+	git_commit_free(bad);
+	return err;
+}
+
+static int write_bisect_outputs(struct session *s, const struct bisect *b,
+				const struct bisect_step *good_end,
+				const struct bisect_step *bad_end, const struct verification *v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *log = xasprintf("%s/bisect.log", s->run_dir);
+	char *json = xasprintf("%s/bisect.json", s->run_dir);
+	int err;
+
+	bisect_format_log(&sb, b, good_end, bad_end);
+	if ((err = file_write_atomic(log, sb.buf, sb.len)) < 0)
+		goto out;
+	strbuf_reset(&sb);
+	bisect_format_json(&sb, b, good_end, bad_end, v);
+	if ((err = file_write_atomic(json, sb.buf, sb.len)) < 0)
+		goto out;
+	err = session_mark_latest(s);
+out:
+	strbuf_release(&sb);
+	free(log);
+	free(json);
+	return err;
+}
+
+static void print_check(const char *what, bool ran, const struct bisect_step *st,
+			enum bisect_verdict want)
+{
+	printf("  %-40s %s\n", what, !ran ? "not run" : st->verdict == want ? "ok" : "FAILED");
+}
+
+static int command_bisect(struct session *s, const struct options *o)
+{
+	struct bisect_ctx c = { .s = s, .o = o, .started = now_seconds() };
+	struct bisect_step good_end = { 0 }, bad_end = { 0 };
+	struct verification v = { 0 };
+	struct bisect *b = NULL;
+	char *fragment = fragment_path(o);
+	git_oid good, bad;
+	int err;
+
+	c.fragment = fragment;
+	if ((err = check_inputs(o, fragment)) < 0 ||
+	    (err = kernel_tree_resolve(o->repo, o->good, &good)) < 0 ||
+	    (err = kernel_tree_resolve(o->repo, o->bad, &bad)) < 0 ||
+	    (err = session_parse_setups(s, o->cpus, o->ncpus)) < 0 ||
+	    (err = kernel_tree_open_repo(&s->tree, s->cfg.cache, o->repo)) < 0 ||
+	    (err = session_connect(s)) < 0 || (err = session_create_run_dir(s)) < 0)
+		goto out;
+
+	printf("bisect: checking the ends\n");
+	if ((err = test_once(&c, s->tree->repo, NULL, &good, &good_end)) < 0 ||
+	    (err = test_once(&c, s->tree->repo, NULL, &bad, &bad_end)) < 0)
+		goto out;
+	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
+		if (good_end.verdict != BISECT_GOOD)
+			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
+				good_end.note ? good_end.note : bisect_verdict_names[good_end.verdict]);
+		if (bad_end.verdict != BISECT_BAD)
+			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
+				bisect_verdict_names[bad_end.verdict]);
+		err = EXIT_BISECT_ENDS;
+		goto out;
+	}
+
+	if ((err = bisect_run(s->tree->repo, &good, &bad, bisect_test, &c, bisect_progress, &b)) < 0)
+		goto out;
+	if (b->found && (err = bisect_verify(&c, b, &good_end, &bad_end, &v)) < 0)
+		goto out;
+	if ((err = write_bisect_outputs(s, b, &good_end, &bad_end, &v)) < 0)
+		goto out;
+
+	printf("bisect: %zu steps, %.0f s\n", b->nsteps, now_seconds() - c.started);
+	if (!b->found) {
+		printf("bisect: skipped commits leave %zu candidates:\n", b->nrange);
+		for (size_t i = 0; i < b->nrange; i++)
+			printf("  %s\n", git_oid_tostr_s(&b->range[i]));
+		err = EXIT_BISECT_RANGE;
+		goto out;
+	}
+	printf("bisect: first bad commit %s %s\n", git_oid_tostr_s(&b->culprit),
+	       v.culprit.subject ? v.culprit.subject : "");
+	print_check("its parent passes", v.have_parent, &v.parent, BISECT_GOOD);
+	print_check("it fails", true, &v.culprit, BISECT_BAD);
+	printf("  %-40s %s\n", "it reverts cleanly on BAD", v.reverts_cleanly ? "ok" : "no");
+	print_check("BAD with it reverted passes", v.have_revert, &v.revert, BISECT_GOOD);
+	printf("results: %s\n", s->run_dir);
+	bool verified = v.have_parent && v.parent.verdict == BISECT_GOOD &&
+			v.culprit.verdict == BISECT_BAD && v.have_revert &&
+			v.revert.verdict == BISECT_GOOD;
+	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
+out:
+	step_release(&good_end);
+	step_release(&bad_end);
+	step_release(&v.parent);
+	step_release(&v.culprit);
+	step_release(&v.revert);
+	bisect_free(b);
+	free(fragment);
+	return err;
 }
 
 int main(int argc, char **argv)
 {
+	struct options o = { 0 };
 	struct session s = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	char *cache = NULL;
 	int status;
 
-	if (argc < 2 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "test") != 0)) {
+	if (argc < 2 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "test") != 0 &&
+			 strcmp(argv[1], "bisect") != 0)) {
 		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -457,21 +778,35 @@ int main(int argc, char **argv)
 			usage_text);
 		return EXIT_USAGE;
 	}
-	s.o = (struct options){
+	o = (struct options){
 		.command = argv[1],
 		.patches = FPUBENCH_SRCDIR "/patches",
 		.results = "results",
 		.tarball = getenv("FPUBENCH_TARBALL") ? getenv("FPUBENCH_TARBALL") : DEFAULT_TARBALL,
+		.repo = ".",
 		.jobs = cores > 0 ? (int)cores : 1,
+		.runs = 1,
 		.timeout_s = DEFAULT_BOOT_TIMEOUT_S,
 	};
-	status = parse_options(&s.o, argc - 1, argv + 1);
+	status = parse_options(&o, argc - 1, argv + 1);
 	if (status == 0) {
+		cache = o.cache ? xstrdup(o.cache) : default_cache();
+		s.cfg = (struct session_config){
+			.cache = cache,
+			.uri = o.uri,
+			.results = o.results,
+			.guest_dir = FPUBENCH_GUEST_DIR,
+			.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
+			.seed_variant = TEST_VARIANT_BASE,
+			.jobs = o.jobs,
+			.timeout_s = o.timeout_s,
+		};
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		git_libgit2_init();
-		status = run_matrix(&s);
+		status = strcmp(o.command, "bisect") == 0 ? command_bisect(&s, &o)
+							 : command_matrix(&s, &o);
 	}
 	if (status < 0) {
 		if (stop_signal)
@@ -483,5 +818,10 @@ int main(int argc, char **argv)
 	}
 	session_release(&s);
 	git_libgit2_shutdown();
+	free(cache);
+	free(o.cpus);
+	free(o.variants);
+	free(o.extra_patches);
+	free(o.tests);
 	return status;
 }

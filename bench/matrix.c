@@ -69,6 +69,7 @@ int matrix_cells_from_report(const struct console_report *r, bool timed_out, boo
 		struct matrix_cell *c = cell_add(cells, ncells, "boot", status);
 
 		c->crash = r->crash ? xstrdup(r->crash) : NULL;
+		c->no_init = !r->reached_init;
 		c->reason = xstrdup(!r->reached_init ? "the guest never reached init"
 						     : "init stopped between tests");
 		c->duration_s = boot_seconds;
@@ -157,9 +158,10 @@ static int group_boot(struct runner *r, struct group *g, int boot, int start, in
 {
 	const struct matrix_options *o = r->opts;
 	char *slug = setup_slug(g->cpu->spec);
-	char *console_rel = xasprintf("console/%s-%s-%d.log", g->kernel->variant, slug, boot);
+	char *console_rel = xasprintf("console/%s-%s-%d.%d.log", g->kernel->variant, slug, o->round,
+				      boot);
 	char *console = xasprintf("%s/%s", o->run_dir, console_rel);
-	char *name = xasprintf(GUEST_NAME_PREFIX "%s-%zu-%d", o->run_id, g->index, boot);
+	char *name = xasprintf(GUEST_NAME_PREFIX "%s-%d-%zu-%d", o->run_id, o->round, g->index, boot);
 	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
 	struct console_report *report = NULL;
 	struct guest_outcome outcome;

@@ -34,6 +34,7 @@ struct matrix_cell {
 	enum verdict status;
 	enum verdict expected;
 	bool met;		/* status meets expected */
+	bool no_init;		/* the guest never reached init: the kernel is untestable */
 	char *crash;		/* crash title or NULL */
 	char *reason;		/* why it is not a pass, or NULL */
 	char *console;		/* console log, relative to the run directory */
@@ -44,6 +45,7 @@ struct matrix_cell {
 struct matrix_options {
 	struct guest_conn *conn;
 	const char *run_id;
+	int round;		/* tells apart boots of one run in names and logs */
 	const char *run_dir;	/* absolute */
 	double boot_timeout_s;
 	int jobs;

@@ -86,6 +86,27 @@ check "test --patch that does not apply exits 125" \
 check "the error names the patch and the file" \
 	grep -q "cannot apply patch '.*does-not-apply.patch' to 'arch/x86/kernel/fpu/core.c'" "$WORK/err"
 
+echo "# e2e: bisect over a synthetic history of 33 commits"
+CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
+TREE="$CACHE/linux-6.1"
+sh "$ROOT/tests/e2e/make-history.sh" "$TREE" 33
+CULPRIT=$(git -C "$TREE" rev-parse refs/fpubench/history-culprit)
+check "bisect names and verifies the culprit" \
+	status_is 0 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/base \
+	--bad refs/fpubench/history --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
+sed 's/^/# /' "$WORK/out" | grep -v '^# *[A-Z ]*  ' | tail -n 12
+check "bisect.json names the culprit" grep -q "\"culprit\": \"$CULPRIT\"" "$RESULTS/latest/bisect.json"
+steps=$(sed -n 's/.*"step_count": \([0-9]*\).*/\1/p' "$RESULTS/latest/bisect.json")
+# The ends, the steps and the revert: within ceil(log2 34) + 3 builds.
+check "bisect took at most 9 builds ($steps steps + the ends + the revert)" test "$((steps + 3))" -le 9
+check "bisect.log replays in git" sh -c "cd '$TREE' && git bisect replay '$RESULTS/latest/bisect.log' >/dev/null &&
+	test \"\$(git rev-parse refs/bisect/bad)\" = '$CULPRIT'; status=\$?; git bisect reset -q >/dev/null 2>&1; exit \$status"
+check "git bisect run with 'test --tree .' ends on the culprit" sh -c "cd '$TREE' &&
+	git bisect start -q refs/fpubench/history refs/fpubench/base >/dev/null &&
+	git bisect run '$FPUBENCH' test --tree . --cpu '$FSAVE_CPU' --test fpu_seed --results '$RESULTS' >'$WORK/gbr' 2>&1;
+	bad=\$(git rev-parse refs/bisect/bad); git bisect reset -q >/dev/null 2>&1; test \"\$bad\" = '$CULPRIT'"
+tail -n 3 "$WORK/gbr" | sed 's/^/# /'
+
 echo "# e2e: bad input"
 check "missing tarball exits 129" \
 	status_is 129 env FPUBENCH_TARBALL=/nonexistent.tar.xz "$FPUBENCH" run --cache "$WORK/empty-cache" --results "$RESULTS"

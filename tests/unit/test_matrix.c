@@ -122,6 +122,7 @@ static void test_boot_that_never_reaches_init(void **state)
 		   true, true);
 	assert_int_equal(cs.n, 1);
 	assert_string_equal(cs.c[0].test, "boot");
+	assert_true(cs.c[0].no_init);
 	assert_int_equal(cs.c[0].status, VERDICT_TIMEOUT);
 	assert_int_equal(cs.resume, 0);
 	cells_free(&cs);

@@ -1,0 +1,199 @@
+#include "session.h"
+
+#include "error.h"
+#include "fileutil.h"
+#include "guest.h"
+#include "payload.h"
+#include "strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+int session_parse_setups(struct session *s, const char *const *specs, size_t n)
+{
+	if (!n) {
+		specs = (const char *const *)cpu_default_setups;
+		n = cpu_default_setups_count;
+	}
+	s->setups = xcalloc(n, sizeof(*s->setups));
+	for (size_t i = 0; i < n; i++) {
+		int err = cpu_setup_parse(&s->setups[i], specs[i]);
+		if (err < 0)
+			return err;
+		s->nsetups++;
+	}
+	return 0;
+}
+
+int session_add_kernel(struct session *s, const char *variant, const git_oid *commit,
+		       const char *fragment)
+{
+	/* One patch away from the last kernel, or the cache's variant from the same tree. */
+	struct kernel_build *own_seed = NULL, *b;
+	const struct kernel_build *seed = s->nkernels ? s->builds[s->nkernels - 1] : NULL;
+	int err;
+
+	if (!seed && s->cfg.seed_variant)
+		seed = own_seed = kernel_build_existing(s->tree, s->cfg.seed_variant);
+	err = kernel_build(s->tree, variant, commit, fragment, s->cfg.jobs, seed, &b);
+	kernel_build_free(own_seed);
+	if (err < 0)
+		return err;
+	s->builds = xrealloc(s->builds, (s->nkernels + 1) * sizeof(*s->builds));
+	s->kernels = xrealloc(s->kernels, (s->nkernels + 1) * sizeof(*s->kernels));
+	s->initrds = xrealloc(s->initrds, (s->nkernels + 1) * sizeof(*s->initrds));
+	s->builds[s->nkernels] = b;
+	s->initrds[s->nkernels] = NULL;
+	s->kernels[s->nkernels] = (struct matrix_kernel){
+		.variant = b->variant,
+		.bzimage = b->bzimage,
+		.commit = b->commit,
+		.build_id = b->build_id,
+	};
+	s->nkernels++;
+	return 0;
+}
+
+void session_clear_kernels(struct session *s)
+{
+	for (size_t i = 0; i < s->nkernels; i++) {
+		kernel_build_free(s->builds[i]);
+		free(s->initrds[i]);
+	}
+	free(s->builds);
+	free(s->kernels);
+	free(s->initrds);
+	s->builds = NULL;
+	s->kernels = NULL;
+	s->initrds = NULL;
+	s->nkernels = 0;
+}
+
+int session_connect(struct session *s)
+{
+	int err;
+
+	if (s->cfg.uri) {
+		s->uri = xstrdup(s->cfg.uri);
+	} else {
+		char *root = xasprintf("%s/libvirt", s->tree->cache);
+		s->uri = guest_embed_uri(root);
+		free(root);
+	}
+	if ((err = guest_conn_open(&s->conn, s->uri)) < 0)
+		return err;
+	/* Only an embedded root is ours alone; a daemon's domains may be another bench's. */
+	if (!s->cfg.uri && (err = guest_destroy_stale(s->conn)) < 0)
+		return err;
+	for (size_t i = 0; i < s->nsetups; i++)
+		if ((err = guest_check_cpu(s->conn, &s->setups[i])) < 0)
+			return err;
+	return 0;
+}
+
+int session_create_run_dir(struct session *s)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	s->run_id = xasprintf("%s-%ld", stamp, (long)getpid());
+	char *results = path_absolute(s->cfg.results);
+	s->run_dir = xasprintf("%s/%s", results, s->run_id);
+	free(results);
+	return dir_create(s->run_dir, ERR_GENERIC);
+}
+
+/* One initramfs per kernel: init, the selftests and the module built for it. */
+static int build_payload(struct session *s, size_t k)
+{
+	char *init = xasprintf("%s/init", s->cfg.guest_dir);
+	char *ko = NULL;
+	int err;
+
+	if (!file_exists(init)) {
+		err = error_set(ERR_NOTFOUND, "guest init '%s' is missing (run 'make')", init);
+		goto out;
+	}
+	if (!s->selftests && (err = payload_build_selftests(s->tree, &s->selftests)) < 0)
+		goto out;
+	if ((err = payload_build_kmod(s->builds[k], s->cfg.kmod_src, &ko)) < 0)
+		goto out;
+	s->initrds[k] = xasprintf("%s/initramfs-%s.cpio", s->run_dir, s->kernels[k].variant);
+	s->kernels[k].initrd = s->initrds[k];
+	err = payload_write_initramfs(s->initrds[k], init, s->selftests, ko);
+out:
+	free(init);
+	free(ko);
+	return err;
+}
+
+static void matrix_append(struct matrix *into, struct matrix *from)
+{
+	into->cells = xrealloc(into->cells, (into->ncells + from->ncells) * sizeof(*into->cells));
+	memcpy(into->cells + into->ncells, from->cells, from->ncells * sizeof(*from->cells));
+	into->ncells += from->ncells;
+	into->interrupted |= from->interrupted;
+	free(from->cells);
+	free(from);
+}
+
+int session_boot(struct session *s, bool check_expectations, int repeat, struct matrix **out)
+{
+	struct matrix *all = xcalloc(1, sizeof(*all));
+	int err = 0;
+
+	for (size_t k = 0; k < s->nkernels && !err; k++)
+		if (!s->initrds[k])
+			err = build_payload(s, k);
+	for (int r = 0; r < repeat && !err && !all->interrupted; r++) {
+		struct matrix_options mo = {
+			.conn = s->conn,
+			.run_id = s->run_id,
+			.round = ++s->rounds,
+			.run_dir = s->run_dir,
+			.boot_timeout_s = s->cfg.timeout_s,
+			.jobs = s->cfg.jobs,
+			.check_expectations = check_expectations,
+		};
+		struct matrix *m;
+
+		err = matrix_run(&mo, s->kernels, s->nkernels, s->setups, s->nsetups, &m);
+		if (!err)
+			matrix_append(all, m);
+	}
+	if (err) {
+		matrix_free(all);
+		return err;
+	}
+	*out = all;
+	return 0;
+}
+
+int session_mark_latest(struct session *s)
+{
+	char *latest = xasprintf("%s/latest", s->cfg.results);
+	int err = file_symlink_atomic(s->run_id, latest);
+
+	free(latest);
+	return err;
+}
+
+void session_release(struct session *s)
+{
+	session_clear_kernels(s);
+	guest_conn_free(s->conn);
+	kernel_tree_free(s->tree);
+	for (size_t i = 0; i < s->nsetups; i++)
+		cpu_setup_release(&s->setups[i]);
+	free(s->setups);
+	free(s->uri);
+	free(s->run_id);
+	free(s->run_dir);
+	free(s->selftests);
+	memset(s, 0, sizeof(*s));
+}
