@@ -5,11 +5,11 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2
+PKGS     := libvirt libgit2 libcrypto
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -Ibench
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -Ibench -Iprovenance
 LDFLAGS  += -pthread
 
 ifeq ($(SANITIZE),1)
@@ -23,7 +23,7 @@ endif
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
-BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c))
+BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c)) $(wildcard provenance/*.c)
 BENCH_OBJ  := $(BENCH_SRC:%.c=$(OBJ)/%.o)
 MAIN_OBJ   := $(OBJ)/bench/main.o
 LIBBENCH   := $(OBJ)/libbench.a

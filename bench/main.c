@@ -4,6 +4,7 @@
  * in the modules.
  */
 #include "bisect.h"
+#include "cli.h"
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
@@ -46,6 +47,8 @@ static const char usage_text[] =
 	"       fpubench test   [options] [--patch FILE]... | --tree DIR [--test NAME]...\n"
 	"       fpubench bisect [options] --repo DIR --good REV --bad REV [--test NAME]...\n"
 	"                       [--runs N] [--config FRAGMENT]\n"
+	"       fpubench provenance [--repo DIR] [--archive PATH]... [--json FILE] REV|RANGE...\n"
+	"       fpubench provenance --archive PATH... --list [--json FILE]\n"
 	"\n"
 	"  run     builds every variant of patches/variants and runs the reproducers on\n"
 	"          every CPU setup; exits 0 when every cell met its expectation\n"
@@ -54,6 +57,8 @@ static const char usage_text[] =
 	"          125 untestable, 128 and up on errors: fit for `git bisect run`\n"
 	"  bisect  finds and verifies the commit between GOOD and BAD that broke the tests;\n"
 	"          exits 0 verified culprit, 2 range only, 3 ends wrong, 4 not verified\n"
+	"  provenance  what each commit says of its postings (trailers, lore URL, patch-id),\n"
+	"          and with mail archives the matching postings and earlier versions\n"
 	"\n"
 	"options:\n"
 	"  --cpu SETUP      MODEL[,-FEATURE]...[:KERNEL-PARAMS]; repeatable (default: 6 setups)\n"
@@ -532,7 +537,7 @@ static void json_check(struct strbuf *sb, const char *key, bool ran,
 
 static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
 			       const struct bisect_step *good_end, const struct bisect_step *bad_end,
-			       const struct verification *v)
+			       const struct verification *v, const char *culprit_provenance)
 {
 	int failed = bad_end->failed_runs, total = bad_end->runs;
 
@@ -555,6 +560,8 @@ static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
 		strbuf_addf(sb, "\"%s\"", git_oid_tostr_s(&b->culprit));
 	else
 		strbuf_addstr(sb, "null");
+	strbuf_addf(sb, ",\n  \"culprit_provenance\": %s",
+		    culprit_provenance ? culprit_provenance : "null");
 	strbuf_addstr(sb, ",\n  \"range\": [");
 	for (size_t i = 0; i < b->nrange; i++)
 		strbuf_addf(sb, "%s\"%s\"", i ? ", " : "", git_oid_tostr_s(&b->range[i]));
@@ -662,7 +669,7 @@ static int write_bisect_outputs(struct session *s, const struct bisect *b,
 				const struct bisect_step *good_end,
 				const struct bisect_step *bad_end, const struct verification *v)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, provenance = STRBUF_INIT;
 	char *log = xasprintf("%s/bisect.log", s->run_dir);
 	char *json = xasprintf("%s/bisect.json", s->run_dir);
 	int err;
@@ -671,12 +678,18 @@ static int write_bisect_outputs(struct session *s, const struct bisect *b,
 	if ((err = file_write_atomic(log, sb.buf, sb.len)) < 0)
 		goto out;
 	strbuf_reset(&sb);
-	bisect_format_json(&sb, b, good_end, bad_end, v);
+	/* Its Link:, Fixes:, patch-id and "introduced by" hints, for whoever reads the result. */
+	if (b->found && provenance_commit_json(s->tree->repo, &b->culprit, &provenance) < 0) {
+		error_clear();
+		strbuf_reset(&provenance);
+	}
+	bisect_format_json(&sb, b, good_end, bad_end, v, provenance.len ? provenance.buf : NULL);
 	if ((err = file_write_atomic(json, sb.buf, sb.len)) < 0)
 		goto out;
 	err = session_mark_latest(s);
 out:
 	strbuf_release(&sb);
+	strbuf_release(&provenance);
 	free(log);
 	free(json);
 	return err;
@@ -768,6 +781,12 @@ int main(int argc, char **argv)
 	char *cache = NULL;
 	int status;
 
+	if (argc >= 2 && strcmp(argv[1], "provenance") == 0) {
+		git_libgit2_init();
+		status = provenance_main(argc - 1, argv + 1);
+		git_libgit2_shutdown();
+		return status;
+	}
 	if (argc < 2 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "test") != 0 &&
 			 strcmp(argv[1], "bisect") != 0)) {
 		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {

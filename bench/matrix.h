@@ -25,6 +25,7 @@ struct matrix_kernel {
 	const char *commit;
 	const char *build_id;
 	const char *initrd;	/* absolute; the payload differs per variant */
+	const char *provenance;	/* the commit's provenance as a JSON object, or NULL */
 };
 
 struct matrix_cell {

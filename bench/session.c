@@ -4,6 +4,7 @@
 #include "fileutil.h"
 #include "guest.h"
 #include "payload.h"
+#include "cli.h"
 #include "strbuf.h"
 
 #include <stdlib.h>
@@ -27,6 +28,32 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 	return 0;
 }
 
+/* The tested commit's trailers, lore URL and patch-id for results.json, or NULL. */
+static char *commit_provenance(const struct kernel_tree *t, const char *hex)
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_repository *repo = t->repo;
+	git_oid oid;
+	int err;
+
+	if (!*hex || git_oid_fromstr(&oid, hex) < 0)
+		return NULL;
+	/* A tree taken as it is may still be a git work tree. */
+	if (!repo && git_repository_open_ext(&repo, t->path, 0, NULL) < 0) {
+		error_clear();
+		return NULL;
+	}
+	err = provenance_commit_json(repo, &oid, &sb);
+	if (repo != t->repo)
+		git_repository_free(repo);
+	if (err < 0) {
+		error_clear();
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb);
+}
+
 int session_add_kernel(struct session *s, const char *variant, const git_oid *commit,
 		       const char *fragment)
 {
@@ -44,13 +71,16 @@ int session_add_kernel(struct session *s, const char *variant, const git_oid *co
 	s->builds = xrealloc(s->builds, (s->nkernels + 1) * sizeof(*s->builds));
 	s->kernels = xrealloc(s->kernels, (s->nkernels + 1) * sizeof(*s->kernels));
 	s->initrds = xrealloc(s->initrds, (s->nkernels + 1) * sizeof(*s->initrds));
+	s->provenance = xrealloc(s->provenance, (s->nkernels + 1) * sizeof(*s->provenance));
 	s->builds[s->nkernels] = b;
 	s->initrds[s->nkernels] = NULL;
+	s->provenance[s->nkernels] = commit_provenance(s->tree, b->commit);
 	s->kernels[s->nkernels] = (struct matrix_kernel){
 		.variant = b->variant,
 		.bzimage = b->bzimage,
 		.commit = b->commit,
 		.build_id = b->build_id,
+		.provenance = s->provenance[s->nkernels],
 	};
 	s->nkernels++;
 	return 0;
@@ -61,13 +91,16 @@ void session_clear_kernels(struct session *s)
 	for (size_t i = 0; i < s->nkernels; i++) {
 		kernel_build_free(s->builds[i]);
 		free(s->initrds[i]);
+		free(s->provenance[i]);
 	}
 	free(s->builds);
 	free(s->kernels);
 	free(s->initrds);
+	free(s->provenance);
 	s->builds = NULL;
 	s->kernels = NULL;
 	s->initrds = NULL;
+	s->provenance = NULL;
 	s->nkernels = 0;
 }
 

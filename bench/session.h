@@ -37,6 +37,7 @@ struct session {
 	struct kernel_build **builds;
 	struct matrix_kernel *kernels;
 	char **initrds;
+	char **provenance;	/* per kernel, JSON or NULL */
 	size_t nkernels;
 	char *uri;
 	struct guest_conn *conn;
