@@ -369,7 +369,7 @@ void bisect_format_log(struct strbuf *sb, const struct bisect *b,
 		git_oid_tostr(hex, sizeof(hex), &b->culprit);
 		strbuf_addf(sb, "# first bad commit: [%s] %s\n", hex, subject);
 		free(subject);
-	} else {
+	} else if (b->nrange) {
 		strbuf_addstr(sb, "# only skipped commits left to test\n");
 		for (size_t i = 0; i < b->nrange; i++) {
 			char *subject = commit_subject(b->repo, &b->range[i]);

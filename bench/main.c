@@ -731,7 +731,11 @@ static int command_bisect(struct session *s, const struct options *o)
 		if (bad_end.verdict != BISECT_BAD)
 			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
 				bisect_verdict_names[bad_end.verdict]);
-		err = EXIT_BISECT_ENDS;
+		/* The ends' results are worth keeping: they say what is wrong. */
+		struct bisect none = { .repo = s->tree->repo };
+		err = write_bisect_outputs(s, &none, &good_end, &bad_end, &v);
+		if (err == 0)
+			err = EXIT_BISECT_ENDS;
 		goto out;
 	}
 

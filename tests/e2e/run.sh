@@ -106,6 +106,13 @@ check "git bisect run with 'test --tree .' ends on the culprit" sh -c "cd '$TREE
 	git bisect run '$FPUBENCH' test --tree . --cpu '$FSAVE_CPU' --test fpu_seed --results '$RESULTS' >'$WORK/gbr' 2>&1;
 	bad=\$(git rev-parse refs/bisect/bad); git bisect reset -q >/dev/null 2>&1; test \"\$bad\" = '$CULPRIT'"
 tail -n 3 "$WORK/gbr" | sed 's/^/# /'
+check "bisect with the ends swapped exits 3" \
+	status_is 3 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/history \
+	--bad refs/fpubench/base --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
+check "the error says GOOD does not pass" grep -q "GOOD 'refs/fpubench/history' does not pass" "$WORK/err"
+check "bisect with an unknown revision exits 128" \
+	status_is 128 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
+check "the error names the revision" grep -q "unknown revision 'no-such-rev'" "$WORK/err"
 
 echo "# e2e: bad input"
 check "missing tarball exits 129" \
@@ -126,8 +133,12 @@ check "the error names the option" grep -q "'CONFIG_PTRACE=y'" "$WORK/err"
 check "unwritable cache exits 133" \
 	status_is 133 "$FPUBENCH" run --cache "$WORK/not-a-dir/cache" --results "$RESULTS"
 check "the error names the cache" grep -q "not-a-dir" "$WORK/err"
-check "no results.json left by the failed runs" \
-	test "$(find "$RESULTS" -name results.json | wc -l)" -eq "$(ls -d "$RESULTS"/2* | wc -l)"
+complete_runs() {	# every run directory holds its final result: failed runs left none
+	for d in "$RESULTS"/2*; do
+		[ -e "$d/results.json" ] || [ -e "$d/bisect.json" ] || { echo "# incomplete: $d"; return 1; }
+	done
+}
+check "the failed runs left no run directory" complete_runs
 check "no qemu left running" sh -c '! pgrep -f "[q]emu-system-i386.*guest=fpubench-" >/dev/null'
 
 echo "$passed passed, $failed failed"
