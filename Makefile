@@ -34,7 +34,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check unit e2e bench clean
+.PHONY: all deps guest run check unit e2e fuzz bench clean
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -83,7 +83,46 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory unit SANITIZE=1
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	tests/e2e/run.sh $(BUILD)/fpubench
+
+# Fuzzing: libFuzzer with ASan+UBSan on the parsers that read untrusted
+# input (tests/fuzz/fuzz_*.c), each seeded with the fixtures it parses.
+# A crash or leak fails the target and leaves its input in build/fuzz/.
+FUZZ_SECONDS ?= 60
+CHECK_FUZZ_SECONDS ?= 30
+FUZZ_CC      ?= clang
+FUZZ_DIR     := $(BUILD)/fuzz
+FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
+		-DFPUBENCH_SRCDIR=\"$(CURDIR)\" -std=c11 -D_GNU_SOURCE -Ibench -Iprovenance
+FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+seeds_fuzz_console   := tests/fixtures/console
+seeds_fuzz_patchfile := tests/fixtures/patches patches
+seeds_fuzz_series    := patches tests/fixtures/config
+seeds_fuzz_mail      := tests/fixtures/provenance
+seeds_fuzz_link      := tests/fixtures/provenance
+seeds_fuzz_subject   := tests/fixtures/provenance
+
+$(FUZZ_DIR)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link,address,undefined $(PKG_CFLAGS) -c -o $@ $<
+
+$(FUZZ_DIR)/libfuzz.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libfuzz.a
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DIR)/libfuzz.a \
+		$(PKG_LIBS) -pthread
+
+fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
+	@$(foreach t,$(FUZZ_TARGETS),mkdir -p $(FUZZ_DIR)/corpus-$(t) && \
+		echo "== $(t) for $(FUZZ_SECONDS) s" && \
+		$(FUZZ_DIR)/$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$(t)- \
+			$(FUZZ_DIR)/corpus-$(t) $(seeds_$(t)) 2>&1 | tail -n 12 && \
+		test -z "$$(ls $(FUZZ_DIR)/$(t)-* 2>/dev/null)" &&) true
 
 clean:
 	rm -rf $(BUILD)

@@ -107,6 +107,9 @@ static void parse_from(struct patchfile *p, const char *from)
 {
 	const char *lt = strchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
 
+	/* A repeated From: replaces the earlier one. */
+	free(p->author_name);
+	free(p->author_email);
 	if (!lt || !gt) {
 		p->author_name = xstrdup(from);
 		p->author_email = xstrdup("");
@@ -284,6 +287,9 @@ int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size
 		strbuf_addch(&message, '\n');
 		strbuf_release(&text);
 	} else {
+		/* Not a mail after all: drop what a stray From: line left. */
+		free(p->author_name);
+		free(p->author_email);
 		p->author_name = xstrdup("fpubench");
 		p->author_email = xstrdup("fpubench@localhost");
 		strbuf_addf(&message, "fpubench: apply %s\n", name);

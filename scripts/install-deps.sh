@@ -7,6 +7,7 @@ build-essential gcc-multilib make pkg-config git
 qemu-system-x86 libvirt-daemon-driver-qemu libvirt-clients libvirt-dev
 libgit2-dev libcmocka-dev libsqlite3-dev
 linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio xz-utils ccache
+clang libclang-rt-14-dev
 "
 
 # libvirt's QEMU driver resolves its default account even when qemu.conf

@@ -1,0 +1,39 @@
+/*
+ * libFuzzer target for the small text formats of patches/: the series and
+ * variants files, CPU setups and the config fragment check.  The input is
+ * split at the first NUL: series text, then the rest as variants text, CPU
+ * setup and config.
+ */
+#include "cpu.h"
+#include "kernel.h"
+#include "series.h"
+#include "strbuf.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const uint8_t *nul = memchr(data, '\0', size);
+	char *text = xstrndup((const char *)data, nul ? (size_t)(nul - data) : size);
+	char *rest = nul ? xstrndup((const char *)nul + 1, size - (size_t)(nul - data) - 1)
+			 : xstrdup(text);
+	struct series *s;
+	struct cpu_setup cpu;
+
+	if (series_parse(&s, "p", "series", text) == 0) {
+		series_parse_variants(s, "variants", rest);
+		series_free(s);
+	}
+	if (cpu_setup_parse(&cpu, rest) == 0) {
+		cpu_setup_uses_fsave(&cpu);
+		cpu_setup_release(&cpu);
+	}
+	kernel_config_check("fragment", text, rest);
+	free(text);
+	free(rest);
+	return 0;
+}
