@@ -151,9 +151,37 @@ void strbuf_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
+/* The length of the valid UTF-8 sequence at p (1-4), or 0 if it is not one. */
+static size_t utf8_sequence(const unsigned char *p)
+{
+	size_t n;
+
+	if (*p < 0x80)
+		return 1;
+	if (*p >= 0xc2 && *p <= 0xdf)
+		n = 2;
+	else if (*p >= 0xe0 && *p <= 0xef)
+		n = 3;
+	else if (*p >= 0xf0 && *p <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	/* A NUL ends the string and is no continuation byte, so nothing past it is read. */
+	for (size_t i = 1; i < n; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	/* Overlong three- and four-byte forms, surrogates and beyond U+10FFFF. */
+	if ((n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) ||
+	    (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))))
+		return 0;
+	return n;
+}
+
 void strbuf_add_json(struct strbuf *sb, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s; *p; ) {
+		size_t n;
+
 		switch (*p) {
 		case '"':
 			strbuf_addstr(sb, "\\\"");
@@ -168,12 +196,17 @@ void strbuf_add_json(struct strbuf *sb, const char *s)
 			strbuf_addstr(sb, "\\t");
 			break;
 		default:
-			/* Bytes outside ASCII are escaped too: the text may come from a guest. */
-			if (*p < 0x20 || *p >= 0x7f)
+			n = utf8_sequence(p);
+			/* Valid UTF-8 passes; control bytes and broken sequences are escaped. */
+			if (*p < 0x20 || *p == 0x7f || n == 0) {
 				strbuf_addf(sb, "\\u%04x", *p);
-			else
-				strbuf_addch(sb, (char)*p);
+			} else {
+				strbuf_add(sb, p, n);
+				p += n;
+				continue;
+			}
 		}
+		p++;
 	}
 }
 

@@ -34,7 +34,10 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(
 void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);
 
-/* Appends s with JSON string escaping, without the quotes. */
+/*
+ * Appends s with JSON string escaping, without the quotes: valid UTF-8
+ * passes, control bytes and invalid bytes become \u00XX.
+ */
 void strbuf_add_json(struct strbuf *sb, const char *s);
 
 /* Appends s with XML escaping; control bytes become '?'. */

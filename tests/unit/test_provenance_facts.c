@@ -101,8 +101,8 @@ static void edit_text(struct gen *g, struct strbuf *sb, unsigned hunks)
 static const char *const trailer_blocks[] = {
 	"Signed-off-by: A <a@x>\n",
 	"Link: https://lore.kernel.org/r/%u.1-1-a@x\nSigned-off-by: A <a@x>\n",
-	"Signed-off-by: A <a@x>\nLink: https://patch.msgid.link/%u@x\n"
-	"Link: https://bugzilla.kernel.org/show_bug.cgi?id=%u\n",
+	("Signed-off-by: A <a@x>\nLink: https://patch.msgid.link/%u@x\n"
+	 "Link: https://bugzilla.kernel.org/show_bug.cgi?id=%u\n"),
 	"Link: http://lkml.kernel.org/r/%u-git-send-email-a@x\n",
 	"link: https://lore.kernel.org/all/%u@x/T/#u   \nLink :\n  https://folded/%u\n",
 	"Link: https://lore.kernel.org/r/%u@x\nnot a trailer\nstill not\nSigned-off-by: A <a@x>\n",

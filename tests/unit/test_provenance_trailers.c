@@ -133,6 +133,8 @@ static void test_known_trailers_are_sorted_out(void **state)
 	assert_string_equal(t->change_ids.v[0], "I6a007dfe91ee1077a437963cf26d91370fdd9556");
 	assert_int_equal(t->signed_off_by.n, 2);
 	assert_string_equal(t->signed_off_by.v[1], "Maintainer <m@kernel.org>");
+	/* The Fixes: sha is not a history reference a second time. */
+	assert_int_equal(t->nhistory, 0);
 	trailers_free(t);
 }
 
@@ -165,12 +167,13 @@ static void test_history_in_the_body(void **state)
 		"This reverts commit 2222222abc.\n"
 		"Since commit 3333333333ab (\"x86: Do a thing\n  well\") the path is hot.\n"
 		"The commit message says so, and commit defaced is no sha.\n"
-		"A recommit 4444444444 is not a reference either.\n\n"
+		"A recommit 4444444444 is not a reference either.\n"
+		"It puts back what 6666666666ab (\"x86: Undo\") took out; abcdef12 (\"short\") is too short.\n\n"
 		"(cherry picked from commit 5555555555555555555555555555555555555555)\n"
 		"Signed-off-by: S <s@x>\n");
 
 	(void)state;
-	assert_int_equal(t->nhistory, 5);
+	assert_int_equal(t->nhistory, 6);
 	assert_int_equal(t->history[0].kind, HISTORY_UPSTREAM);
 	assert_string_equal(t->history[0].sha, "0123456789abcdef0123456789abcdef01234567");
 	assert_int_equal(t->history[1].kind, HISTORY_UPSTREAM);
@@ -180,6 +183,10 @@ static void test_history_in_the_body(void **state)
 	assert_string_equal(t->history[3].subject, "x86: Do a thing well");
 	assert_int_equal(t->history[4].kind, HISTORY_CHERRY_PICK);
 	assert_null(t->history[4].subject);
+	/* The bare "<sha> (\"subject\")" form comes from a second pass, after the others. */
+	assert_int_equal(t->history[5].kind, HISTORY_MENTION);
+	assert_string_equal(t->history[5].sha, "6666666666ab");
+	assert_string_equal(t->history[5].subject, "x86: Undo");
 	trailers_free(t);
 }
 

@@ -1,0 +1,10 @@
+/*
+ * gitutil: small libgit2 helpers the provenance modules share.
+ */
+#ifndef FPUBENCH_GITUTIL_H
+#define FPUBENCH_GITUTIL_H
+
+/* libgit2's last message; git_error_last() may return NULL. */
+const char *gitutil_error(void);
+
+#endif

@@ -1,0 +1,611 @@
+#include "mail.h"
+
+#include "error.h"
+#include "link.h"
+#include "patchfile.h"
+#include "strbuf.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_DEPTH 4		/* multipart nesting followed */
+#define MAX_PARTS 128		/* leaf parts looked at in one message */
+#define MAX_CHARSET 40
+#define MAX_TOKEN 127
+#define MAX_WORD 1024		/* RFC 2047 says 75; some mailers write longer words */
+
+struct header {
+	char *name;
+	char *value;
+};
+
+struct headers {
+	struct header *v;
+	size_t n;
+};
+
+struct walk {
+	struct mail *m;
+	int parts;
+};
+
+static bool is_wsp(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static bool is_space(char c)
+{
+	return is_wsp(c) || c == '\r' || c == '\n';
+}
+
+static int hex_value(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The end of the line at p (before any CR LF) and where the next one starts. */
+static const char *line_end(const char *p, const char *end, const char **next)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	const char *e = nl ? nl : end;
+
+	*next = nl ? nl + 1 : end;
+	if (e > p && e[-1] == '\r')
+		e--;
+	return e;
+}
+
+static bool starts(const char *p, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
+}
+
+static void headers_release(struct headers *h)
+{
+	for (size_t i = 0; i < h->n; i++) {
+		free(h->v[i].name);
+		free(h->v[i].value);
+	}
+	free(h->v);
+	h->v = NULL;
+	h->n = 0;
+}
+
+static char *trimmed(const char *p, const char *end)
+{
+	while (p < end && is_space(*p))
+		p++;
+	while (end > p && is_space(end[-1]))
+		end--;
+	return xstrndup(p, (size_t)(end - p));
+}
+
+/*
+ * Reads header lines up to the empty line; *body is set after it (or to
+ * end when there is none).  A line that is neither "Name: value" nor a
+ * continuation is an error: this is then not a message.
+ */
+static int parse_headers(const char *p, const char *end, struct headers *h, const char **body)
+{
+	struct strbuf value = STRBUF_INIT;
+	char *name = NULL;
+	size_t lineno = 0;
+	int err = 0;
+
+	*body = end;
+	while (p < end) {
+		const char *next, *e = line_end(p, end, &next);
+		lineno++;
+		if (e == p) {
+			*body = next;
+			break;
+		}
+		if (is_wsp(*p)) {
+			if (!name) {
+				err = error_set(ERR_INPUT, "header line %zu is a continuation of nothing",
+						lineno);
+				break;
+			}
+			/* Unfolding drops the line break and keeps the white space. */
+			strbuf_add(&value, p, (size_t)(e - p));
+			p = next;
+			continue;
+		}
+		const char *colon = p;
+		while (colon < e && *colon != ':' && *colon > ' ' && *colon < 0x7f)
+			colon++;
+		if (colon == p || colon == e || *colon != ':') {
+			err = error_set(ERR_INPUT, "header line %zu is not 'Name: value'", lineno);
+			break;
+		}
+		if (name) {
+			h->v = xrealloc(h->v, (h->n + 1) * sizeof(*h->v));
+			h->v[h->n++] = (struct header){ name, trimmed(value.buf, value.buf + value.len) };
+		}
+		name = xstrndup(p, (size_t)(colon - p));
+		strbuf_reset(&value);
+		strbuf_add(&value, colon + 1, (size_t)(e - colon - 1));
+		p = next;
+	}
+	if (name) {
+		h->v = xrealloc(h->v, (h->n + 1) * sizeof(*h->v));
+		h->v[h->n++] = (struct header){ name, trimmed(value.buf, value.buf + value.len) };
+	}
+	strbuf_release(&value);
+	if (err)
+		headers_release(h);
+	return err;
+}
+
+static const char *header_get(const struct headers *h, const char *name)
+{
+	for (size_t i = 0; i < h->n; i++)
+		if (strcasecmp(h->v[i].name, name) == 0)
+			return h->v[i].value;
+	return NULL;
+}
+
+/* The first token of a structured value, lowercased: "text/plain", "attachment". */
+static char *header_token(const char *value)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	for (const char *p = value ? value : ""; *p && *p != ';' && !is_space(*p); p++)
+		if (sb.len < MAX_TOKEN)
+			strbuf_addch(&sb, (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
+	return strbuf_detach(&sb);
+}
+
+/* A parameter of a structured value ("boundary", "filename"); NULL when absent. */
+static char *header_param(const char *value, const char *param)
+{
+	size_t n = strlen(param);
+	const char *p = value;
+
+	while (p && (p = strchr(p, ';'))) {
+		p++;
+		while (is_space(*p))
+			p++;
+		if (strncasecmp(p, param, n) != 0 || p[n] != '=')
+			continue;
+		p += n + 1;
+		struct strbuf sb = STRBUF_INIT;
+		if (*p == '"') {
+			for (p++; *p && *p != '"'; p++) {
+				if (*p == '\\' && p[1])
+					p++;
+				strbuf_addch(&sb, *p);
+			}
+		} else {
+			while (*p && *p != ';' && !is_space(*p))
+				strbuf_addch(&sb, *p++);
+		}
+		return strbuf_detach(&sb);
+	}
+	return NULL;
+}
+
+static int base64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+/* RFC 2045 says to skip characters outside the alphabet; '=' ends the data. */
+static void base64_decode(const char *p, const char *end, struct strbuf *out)
+{
+	unsigned acc = 0;
+	int bits = 0;
+
+	for (; p < end && *p != '='; p++) {
+		int v = base64_value(*p);
+		if (v < 0)
+			continue;
+		acc = (acc << 6) | (unsigned)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			strbuf_addch(out, (char)(acc >> bits));
+			acc &= (1u << bits) - 1;
+		}
+	}
+}
+
+static void qp_decode(const char *p, const char *end, struct strbuf *out)
+{
+	while (p < end) {
+		int hi, lo;
+		if (*p != '=') {
+			strbuf_addch(out, *p++);
+		} else if (end - p >= 3 && (hi = hex_value(p[1])) >= 0 && (lo = hex_value(p[2])) >= 0) {
+			strbuf_addch(out, (char)(hi << 4 | lo));
+			p += 3;
+		} else if (end - p >= 2 && p[1] == '\n') {
+			p += 2;		/* a soft line break */
+		} else if (end - p >= 3 && p[1] == '\r' && p[2] == '\n') {
+			p += 3;
+		} else {
+			strbuf_addch(out, *p++);
+		}
+	}
+}
+
+static void add_latin1(struct strbuf *out, const char *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)p[i];
+		if (c < 0x80) {
+			strbuf_addch(out, (char)c);
+		} else {
+			strbuf_addch(out, (char)(0xc0 | c >> 6));
+			strbuf_addch(out, (char)(0x80 | (c & 0x3f)));
+		}
+	}
+}
+
+/*
+ * One RFC 2047 word at p ("=?utf-8?q?caf=C3=A9?="): decodes it onto out
+ * and returns its end, or NULL when it is not a word this decoder reads.
+ */
+static const char *decode_word(const char *p, struct strbuf *out)
+{
+	const char *cs = p + 2, *q = cs;
+	char charset[MAX_CHARSET + 1];
+	size_t cslen;
+
+	while (*q && *q != '?' && !is_space(*q) && q - cs <= MAX_CHARSET)
+		q++;
+	if (*q != '?' || q == cs || q - cs > MAX_CHARSET)
+		return NULL;
+	cslen = (size_t)(q - cs);
+	memcpy(charset, cs, cslen);
+	charset[cslen] = '\0';
+	char *lang = strchr(charset, '*');	/* RFC 2231 "utf-8*en" */
+	if (lang)
+		*lang = '\0';
+	char enc = q[1];
+	if ((enc != 'q' && enc != 'Q' && enc != 'b' && enc != 'B') || q[2] != '?')
+		return NULL;
+	const char *text = q + 3, *stop = text;
+	while (*stop && !is_space(*stop) && !(stop[0] == '?' && stop[1] == '=') &&
+	       stop - text < MAX_WORD)
+		stop++;
+	if (stop[0] != '?' || stop[1] != '=')
+		return NULL;
+
+	bool utf8 = strcasecmp(charset, "utf-8") == 0 || strcasecmp(charset, "us-ascii") == 0;
+	bool latin1 = strcasecmp(charset, "iso-8859-1") == 0 ||
+		      strcasecmp(charset, "latin1") == 0 ||
+		      strcasecmp(charset, "windows-1252") == 0;
+	if (!utf8 && !latin1)
+		return NULL;
+	struct strbuf raw = STRBUF_INIT;
+	if (enc == 'b' || enc == 'B') {
+		base64_decode(text, stop, &raw);
+	} else {
+		for (const char *s = text; s < stop; s++) {
+			int hi, lo;
+			if (*s == '_')
+				strbuf_addch(&raw, ' ');
+			else if (*s == '=' && stop - s >= 3 && (hi = hex_value(s[1])) >= 0 &&
+				 (lo = hex_value(s[2])) >= 0) {
+				strbuf_addch(&raw, (char)(hi << 4 | lo));
+				s += 2;
+			} else
+				strbuf_addch(&raw, *s);
+		}
+	}
+	if (utf8)
+		strbuf_add(out, raw.buf, raw.len);
+	else
+		add_latin1(out, raw.buf, raw.len);
+	strbuf_release(&raw);
+	return stop + 2;
+}
+
+/* Decodes the encoded words of an unstructured value; blanks between two words go. */
+static char *decode_words(const char *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	bool after_word = false;
+	const char *end;
+
+	while (*s) {
+		const char *blank = s;
+		while (is_space(*s))
+			s++;
+		if (s > blank) {
+			if (after_word && s[0] == '=' && s[1] == '?' && (end = decode_word(s, &out))) {
+				s = end;
+				continue;
+			}
+			strbuf_add(&out, blank, (size_t)(s - blank));
+			after_word = false;
+		} else if (s[0] == '=' && s[1] == '?' && (end = decode_word(s, &out))) {
+			s = end;
+			after_word = true;
+		} else {
+			strbuf_addch(&out, *s++);
+			after_word = false;
+		}
+	}
+	return strbuf_detach(&out);
+}
+
+/* "Name <a@b>", "\"Last, First\" <a@b>", "a@b (Name)" or "a@b". */
+static void parse_from(struct mail *m, const char *value)
+{
+	const char *lt = strchr(value, '<');
+	const char *gt = lt ? strchr(lt, '>') : NULL;
+	struct strbuf name = STRBUF_INIT;
+
+	if (lt && gt) {
+		m->from_email = trimmed(lt + 1, gt);
+		for (const char *p = value; p < lt; p++) {
+			if (*p == '"')
+				continue;
+			if (*p == '\\' && p + 1 < lt)
+				p++;
+			strbuf_addch(&name, *p);
+		}
+	} else {
+		const char *open = strchr(value, '(');
+		const char *close = open ? strchr(open, ')') : NULL;
+		m->from_email = trimmed(value, open && close ? open : value + strlen(value));
+		if (open && close)
+			strbuf_add(&name, open + 1, (size_t)(close - open - 1));
+	}
+	char *decoded = decode_words(name.buf);
+	m->from_name = trimmed(decoded, decoded + strlen(decoded));
+	free(decoded);
+	strbuf_release(&name);
+}
+
+/* Every <id> of a References or In-Reply-To value, in order. */
+static void parse_ids(struct strlist *ids, const char *value)
+{
+	const char *p = value;
+
+	while ((p = strchr(p, '<'))) {
+		const char *gt = strchr(p, '>');
+		if (!gt)
+			break;
+		char *id = link_msgid_normalize(p, (size_t)(gt - p + 1));
+		if (id)
+			strlist_push(ids, id);
+		p = gt + 1;
+	}
+}
+
+/* CR LF to LF, for text. */
+static void add_text(struct strbuf *out, const char *p, const char *end)
+{
+	strbuf_grow(out, (size_t)(end - p));
+	for (; p < end; p++)
+		if (!(*p == '\r' && p + 1 < end && p[1] == '\n'))
+			strbuf_addch(out, *p);
+}
+
+static void decode_body(const struct headers *h, const char *p, const char *end,
+			struct strbuf *out)
+{
+	char *cte = header_token(header_get(h, "Content-Transfer-Encoding"));
+	struct strbuf raw = STRBUF_INIT;
+
+	if (strcmp(cte, "base64") == 0) {
+		base64_decode(p, end, &raw);
+		add_text(out, raw.buf, raw.buf + raw.len);
+	} else if (strcmp(cte, "quoted-printable") == 0) {
+		qp_decode(p, end, &raw);
+		add_text(out, raw.buf, raw.buf + raw.len);
+	} else {
+		add_text(out, p, end);
+	}
+	strbuf_release(&raw);
+	free(cte);
+}
+
+/* A git diff, or a unified diff's "---" and "+++" pair. */
+static bool has_diff(const char *p, const char *end)
+{
+	bool minus = false;
+
+	while (p < end) {
+		const char *next, *e = line_end(p, end, &next);
+		if (starts(p, e, "diff --git ") || (minus && starts(p, e, "+++ ")))
+			return true;
+		minus = starts(p, e, "--- ");
+		p = next;
+	}
+	return false;
+}
+
+/*
+ * The next "--boundary" line at or after p: returns where it starts, sets
+ * *after to the line after it and *closing for "--boundary--".
+ */
+static const char *find_delimiter(const char *p, const char *end, const char *boundary,
+				  const char **after, bool *closing)
+{
+	size_t n = strlen(boundary);
+
+	while (p < end) {
+		const char *next, *e = line_end(p, end, &next);
+		if ((size_t)(e - p) >= n + 2 && p[0] == '-' && p[1] == '-' &&
+		    memcmp(p + 2, boundary, n) == 0) {
+			const char *rest = p + 2 + n;
+			*closing = e - rest >= 2 && rest[0] == '-' && rest[1] == '-';
+			if (*closing)
+				rest += 2;
+			while (rest < e && is_wsp(*rest))
+				rest++;
+			if (rest == e) {
+				*after = next;
+				return p;
+			}
+		}
+		p = next;
+	}
+	return NULL;
+}
+
+static void walk_entity(struct walk *w, const struct headers *h, const char *p, const char *end,
+			int depth);
+
+static void walk_multipart(struct walk *w, const char *boundary, const char *p, const char *end,
+			   int depth)
+{
+	const char *start;
+	bool closing = false;
+
+	/* The preamble before the first delimiter is not a part. */
+	if (!find_delimiter(p, end, boundary, &start, &closing))
+		return;
+	while (!closing && w->parts < MAX_PARTS) {
+		const char *next, *stop = find_delimiter(start, end, boundary, &next, &closing);
+		const char *part_end = stop ? stop : end;
+		struct headers h = { NULL, 0 };
+		const char *body;
+
+		/* The line break before a delimiter belongs to the delimiter. */
+		if (stop && part_end > start && part_end[-1] == '\n')
+			part_end--;
+		if (stop && part_end > start && part_end[-1] == '\r')
+			part_end--;
+		/* A part whose headers are not headers is skipped, not fatal. */
+		if (parse_headers(start, part_end, &h, &body) == 0)
+			walk_entity(w, &h, body, part_end, depth + 1);
+		else
+			error_clear();
+		headers_release(&h);
+		if (!stop)
+			break;
+		start = next;
+	}
+}
+
+static bool is_patch_type(const char *type)
+{
+	return strncmp(type, "text/", 5) == 0 || strcmp(type, "application/x-patch") == 0 ||
+	       strcmp(type, "application/x-diff") == 0 ||
+	       strcmp(type, "application/octet-stream") == 0;
+}
+
+static void walk_entity(struct walk *w, const struct headers *h, const char *p, const char *end,
+			int depth)
+{
+	const char *ctype = header_get(h, "Content-Type");
+	char *type = header_token(ctype);
+
+	if (!*type) {
+		free(type);
+		type = xstrdup("text/plain");
+	}
+	if (strncmp(type, "multipart/", 10) == 0) {
+		char *boundary = header_param(ctype, "boundary");
+		if (boundary && *boundary && depth < MAX_DEPTH)
+			walk_multipart(w, boundary, p, end, depth);
+		free(boundary);
+	} else if (is_patch_type(type) && w->parts++ < MAX_PARTS) {
+		char *disposition = header_token(header_get(h, "Content-Disposition"));
+		bool attachment = strcmp(disposition, "attachment") == 0;
+		struct strbuf text = STRBUF_INIT;
+
+		decode_body(h, p, end, &text);
+		if (!w->m->body && strcmp(type, "text/plain") == 0 && !attachment)
+			w->m->body = xstrndup(text.buf, text.len);
+		if (!w->m->patch && has_diff(text.buf, text.buf + text.len))
+			w->m->patch = xstrndup(text.buf, text.len);
+		strbuf_release(&text);
+		free(disposition);
+	}
+	free(type);
+}
+
+static void read_fields(struct mail *m, const struct headers *h)
+{
+	const char *v;
+
+	if ((v = header_get(h, "Message-ID")))
+		m->message_id = link_msgid_normalize(v, strlen(v));
+	if ((v = header_get(h, "In-Reply-To"))) {
+		struct strlist ids = STRLIST_INIT;
+		parse_ids(&ids, v);
+		m->in_reply_to = ids.n ? xstrdup(ids.v[0]) : link_msgid_normalize(v, strlen(v));
+		strlist_release(&ids);
+	}
+	if ((v = header_get(h, "References")))
+		parse_ids(&m->references, v);
+	if ((v = header_get(h, "From")))
+		parse_from(m, v);
+	else
+		parse_from(m, "");
+	m->date = xstrdup((v = header_get(h, "Date")) ? v : "");
+	int tz;
+	if (patchfile_parse_date(m->date, &m->time, &tz) < 0)
+		m->time = 0;
+	m->subject = (v = header_get(h, "Subject")) ? decode_words(v) : xstrdup("");
+}
+
+int mail_parse(struct mail **out, const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len, *body, *next;
+	struct headers h = { NULL, 0 };
+	struct walk w = { NULL, 0 };
+	int err;
+
+	*out = NULL;
+	/* An mbox separator line. */
+	if (starts(p, end, "From ")) {
+		line_end(p, end, &next);
+		p = next;
+	}
+	if ((err = parse_headers(p, end, &h, &body)) < 0)
+		return err;
+	if (!h.n)
+		return error_set(ERR_INPUT, "a mail without headers");
+	w.m = xcalloc(1, sizeof(*w.m));
+	read_fields(w.m, &h);
+	walk_entity(&w, &h, body, end, 0);
+	if (!w.m->body)
+		w.m->body = xstrdup("");
+	headers_release(&h);
+	*out = w.m;
+	return 0;
+}
+
+void mail_free(struct mail *m)
+{
+	if (!m)
+		return;
+	free(m->message_id);
+	free(m->in_reply_to);
+	strlist_release(&m->references);
+	free(m->from_name);
+	free(m->from_email);
+	free(m->date);
+	free(m->subject);
+	free(m->body);
+	free(m->patch);
+	free(m);
+}

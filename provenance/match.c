@@ -1,0 +1,700 @@
+#include "match.h"
+
+#include "changes.h"
+#include "link.h"
+#include "patchid.h"
+#include "subject.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define NONE SIZE_MAX
+#define MAX_CHAIN 64		/* versions followed from one posting */
+#define MAX_THREAD_DEPTH 256	/* guards walks up broken In-Reply-To loops */
+/* The confidences match.h documents. */
+#define CONFIDENCE_MESSAGE_ID 1.0
+#define CONFIDENCE_COVER_LETTER 0.9
+#define CONFIDENCE_PATCH_ID 0.95
+#define CONFIDENCE_SUBJECT 0.6		/* plus CONFIDENCE_SUBJECT_DIFF x similarity */
+#define CONFIDENCE_SUBJECT_DIFF 0.3
+#define CONFIDENCE_FUZZY 0.8		/* times the similarity */
+#define FNV_OFFSET 0xcbf29ce484222325ULL
+#define FNV_PRIME 0x100000001b3ULL
+
+static const char *const method_names[] = {
+	[MATCH_MESSAGE_ID] = "message-id",
+	[MATCH_COVER_LETTER] = "cover-letter",
+	[MATCH_PATCH_ID] = "patch-id",
+	[MATCH_SUBJECT] = "subject",
+	[MATCH_FUZZY] = "fuzzy",
+};
+
+static const char *const link_names[] = {
+	[MATCH_LINK_NONE] = "none",
+	[MATCH_LINK_UNKNOWN] = "not-in-archive",
+	[MATCH_LINK_FINAL] = "final",
+	[MATCH_LINK_EARLIER] = "earlier-version",
+	[MATCH_LINK_ELSEWHERE] = "elsewhere",
+};
+
+const char *match_method_name(enum match_method m)
+{
+	return method_names[m];
+}
+
+const char *match_link_name(enum match_link l)
+{
+	return link_names[l];
+}
+
+/* A string to list-of-mails map: open addressing, grown at half full. */
+struct map_entry {
+	char *key;
+	size_t *mails;
+	size_t n, alloc;
+};
+
+struct map {
+	struct map_entry *slots;
+	size_t nslots, used;
+};
+
+static uint64_t hash_string(const char *s)
+{
+	uint64_t h = FNV_OFFSET;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
+	return h;
+}
+
+static struct map_entry *map_slot(const struct map *m, const char *key)
+{
+	size_t i = (size_t)hash_string(key) & (m->nslots - 1);
+
+	while (m->slots[i].key && strcmp(m->slots[i].key, key) != 0)
+		i = (i + 1) & (m->nslots - 1);
+	return &m->slots[i];
+}
+
+static void map_grow(struct map *m)
+{
+	struct map old = *m;
+
+	m->nslots = old.nslots ? 2 * old.nslots : 64;
+	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
+	for (size_t i = 0; i < old.nslots; i++)
+		if (old.slots[i].key)
+			*map_slot(m, old.slots[i].key) = old.slots[i];
+	free(old.slots);
+}
+
+static void map_add(struct map *m, const char *key, size_t mail)
+{
+	if (2 * (m->used + 1) > m->nslots)
+		map_grow(m);
+	struct map_entry *e = map_slot(m, key);
+	if (!e->key) {
+		e->key = xstrdup(key);
+		m->used++;
+	}
+	if (e->n && e->mails[e->n - 1] == mail)
+		return;
+	if (e->n == e->alloc) {
+		e->alloc = e->alloc ? 2 * e->alloc : 2;
+		e->mails = xrealloc(e->mails, e->alloc * sizeof(*e->mails));
+	}
+	e->mails[e->n++] = mail;
+}
+
+static const struct map_entry *map_get(const struct map *m, const char *key)
+{
+	if (!m->nslots || !key)
+		return NULL;
+	const struct map_entry *e = map_slot(m, key);
+	return e->key ? e : NULL;
+}
+
+static void map_release(struct map *m)
+{
+	for (size_t i = 0; i < m->nslots; i++) {
+		free(m->slots[i].key);
+		free(m->slots[i].mails);
+	}
+	free(m->slots);
+}
+
+struct indexed_mail {
+	const struct mail *mail;
+	struct subject subject;
+	char *author_key;	/* subject key, newline, lowercased email */
+	git_oid patch_id;	/* zero when the mail has no diff */
+	struct changes *changes;
+	size_t parent;		/* the mail it replies to, or NONE */
+	size_t cover;		/* its cover letter, or NONE */
+	struct strlist linked_ids;	/* message-ids its body links to */
+	bool duplicate;		/* another archive holds the same message-id */
+	size_t *children;
+	size_t nchildren;
+};
+
+struct match_index {
+	struct indexed_mail *mails;
+	size_t n;
+	struct map by_id, by_patch_id, by_author_subject, by_file;
+};
+
+static char *lowercase(const char *s)
+{
+	char *copy = xstrdup(s);
+
+	for (char *p = copy; *p; p++)
+		if (*p >= 'A' && *p <= 'Z')
+			*p = (char)(*p - 'A' + 'a');
+	return copy;
+}
+
+static char *author_key(const char *normalized_subject, const char *email)
+{
+	char *key = subject_key(normalized_subject), *mail = lowercase(email);
+	char *out = xasprintf("%s\n%s", key, mail);
+
+	free(key);
+	free(mail);
+	return out;
+}
+
+static bool is_patch(const struct indexed_mail *m)
+{
+	return m->changes && !m->subject.reply;
+}
+
+static bool is_cover(const struct indexed_mail *m)
+{
+	return m->subject.index == 0 && m->subject.total > 0 && !m->subject.reply;
+}
+
+/* The message-ids of the lore, msgid.link, ... URLs in a text. */
+static void collect_linked_ids(struct strlist *ids, const char *text)
+{
+	for (const char *p = text; (p = strstr(p, "http")); p += 4) {
+		if (strncmp(p, "http://", 7) != 0 && strncmp(p, "https://", 8) != 0)
+			continue;
+		size_t n = strcspn(p, " \t\n\r<>\"");
+		char *url = xstrndup(p, n);
+		struct link l;
+		link_parse(&l, url);
+		if (l.message_id)
+			strlist_push_unique(ids, l.message_id);
+		link_release(&l);
+		free(url);
+	}
+}
+
+static void add_child(struct indexed_mail *parent, size_t child)
+{
+	parent->children = xrealloc(parent->children,
+				    (parent->nchildren + 1) * sizeof(*parent->children));
+	parent->children[parent->nchildren++] = child;
+}
+
+static size_t find_id(const struct match_index *idx, const char *id)
+{
+	const struct map_entry *e = map_get(&idx->by_id, id);
+
+	return e ? e->mails[0] : NONE;
+}
+
+static void link_threads(struct match_index *idx)
+{
+	for (size_t i = 0; i < idx->n; i++) {
+		const struct mail *m = idx->mails[i].mail;
+		const char *parent_id = m->in_reply_to;
+		if (idx->mails[i].duplicate)
+			continue;
+		if (!parent_id && m->references.n)
+			parent_id = m->references.v[m->references.n - 1];
+		size_t parent = parent_id ? find_id(idx, parent_id) : NONE;
+		if (parent != NONE && parent != i) {
+			idx->mails[i].parent = parent;
+			add_child(&idx->mails[parent], i);
+		}
+	}
+	/* A cover letter is the nearest ancestor numbered 0/N. */
+	for (size_t i = 0; i < idx->n; i++) {
+		size_t p = idx->mails[i].parent;
+		for (int depth = 0; p != NONE && depth < MAX_THREAD_DEPTH; depth++) {
+			if (is_cover(&idx->mails[p])) {
+				idx->mails[i].cover = p;
+				break;
+			}
+			p = idx->mails[p].parent;
+		}
+	}
+}
+
+struct match_index *match_index_new(struct mail *const *mails, size_t n)
+{
+	struct match_index *idx = xcalloc(1, sizeof(*idx));
+	char hex[GIT_OID_HEXSZ + 1];
+
+	idx->mails = xcalloc(n ? n : 1, sizeof(*idx->mails));
+	idx->n = n;
+	for (size_t i = 0; i < n; i++) {
+		struct indexed_mail *im = &idx->mails[i];
+		const struct mail *m = mails[i];
+
+		im->mail = m;
+		im->parent = im->cover = NONE;
+		subject_parse(&im->subject, m->subject);
+		im->author_key = author_key(im->subject.normalized, m->from_email);
+		if (m->patch) {
+			patchid_from_text(&im->patch_id, m->patch, strlen(m->patch));
+			im->changes = changes_parse(m->patch, strlen(m->patch));
+		}
+		collect_linked_ids(&im->linked_ids, m->body);
+		/* The same message in two archives is indexed once. */
+		im->duplicate = m->message_id && map_get(&idx->by_id, m->message_id);
+		if (im->duplicate)
+			continue;
+		if (m->message_id)
+			map_add(&idx->by_id, m->message_id, i);
+		if (!is_patch(im))
+			continue;
+		map_add(&idx->by_author_subject, im->author_key, i);
+		if (!git_oid_is_zero(&im->patch_id)) {
+			git_oid_tostr(hex, sizeof(hex), &im->patch_id);
+			map_add(&idx->by_patch_id, hex, i);
+		}
+		for (size_t f = 0; f < im->changes->nfiles; f++)
+			map_add(&idx->by_file, im->changes->files[f].path, i);
+	}
+	link_threads(idx);
+	return idx;
+}
+
+void match_index_free(struct match_index *idx)
+{
+	if (!idx)
+		return;
+	for (size_t i = 0; i < idx->n; i++) {
+		subject_release(&idx->mails[i].subject);
+		free(idx->mails[i].author_key);
+		changes_free(idx->mails[i].changes);
+		strlist_release(&idx->mails[i].linked_ids);
+		free(idx->mails[i].children);
+	}
+	free(idx->mails);
+	map_release(&idx->by_id);
+	map_release(&idx->by_patch_id);
+	map_release(&idx->by_author_subject);
+	map_release(&idx->by_file);
+	free(idx);
+}
+
+const struct subject *match_mail_subject(const struct match_index *idx, size_t mail)
+{
+	return &idx->mails[mail].subject;
+}
+
+const git_oid *match_mail_patch_id(const struct match_index *idx, size_t mail)
+{
+	return &idx->mails[mail].patch_id;
+}
+
+static void add_posting(struct match_result *r, size_t mail, enum match_method method,
+			double confidence)
+{
+	for (size_t i = 0; i < r->npostings; i++)
+		if (r->postings[i].mail == mail)
+			return;
+	r->postings = xrealloc(r->postings, (r->npostings + 1) * sizeof(*r->postings));
+	r->postings[r->npostings++] = (struct match_posting){ mail, method, confidence };
+}
+
+static double similarity(const struct match_index *idx, size_t mail, const struct changes *c)
+{
+	const struct changes *mc = idx->mails[mail].changes;
+
+	return mc && c ? changes_similarity(mc, c) : 0.0;
+}
+
+/* The patch of a cover letter's series most like `c` (a commit's or a posting's diff). */
+static size_t series_patch(const struct match_index *idx, size_t cover, const struct changes *c,
+			   const char *author_key)
+{
+	const struct indexed_mail *cv = &idx->mails[cover];
+	size_t best = NONE;
+	double best_score = -1.0;
+
+	for (size_t i = 0; i < cv->nchildren; i++) {
+		size_t k = cv->children[i];
+		if (!is_patch(&idx->mails[k]))
+			continue;
+		/* The same subject decides; else the most alike diff. */
+		double score = strcmp(idx->mails[k].author_key, author_key) == 0 ? 2.0 :
+			       similarity(idx, k, c);
+		if (score > best_score) {
+			best = k;
+			best_score = score;
+		}
+	}
+	return best_score > 0.0 ? best : NONE;
+}
+
+static void find_by_message_id(struct match_result *r, const struct match_index *idx,
+			       const struct commit_facts *commit, const char *key)
+{
+	const struct strlist *ids = &commit->trailers->message_ids;
+
+	for (size_t i = 0; i < ids->n; i++) {
+		size_t m = find_id(idx, ids->v[i]);
+		if (m == NONE)
+			continue;
+		add_posting(r, m, MATCH_MESSAGE_ID, CONFIDENCE_MESSAGE_ID);
+		if (!is_patch(&idx->mails[m]) && is_cover(&idx->mails[m])) {
+			size_t p = series_patch(idx, m, commit->changes, key);
+			if (p != NONE)
+				add_posting(r, p, MATCH_COVER_LETTER, CONFIDENCE_COVER_LETTER);
+		}
+	}
+}
+
+static void find_by_patch_id(struct match_result *r, const struct match_index *idx,
+			     const struct commit_facts *commit)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	const struct map_entry *e;
+
+	if (git_oid_is_zero(&commit->patch_id))
+		return;
+	e = map_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->patch_id));
+	for (size_t i = 0; e && i < e->n; i++)
+		add_posting(r, e->mails[i], MATCH_PATCH_ID, CONFIDENCE_PATCH_ID);
+}
+
+static void find_by_subject(struct match_result *r, const struct match_index *idx,
+			    const struct commit_facts *commit, const char *key)
+{
+	const struct map_entry *e = map_get(&idx->by_author_subject, key);
+	size_t best = NONE;
+	double best_score = -1.0;
+
+	for (size_t i = 0; e && i < e->n; i++) {
+		double s = similarity(idx, e->mails[i], commit->changes);
+		/* Ties go to the later posting: the one more likely applied. */
+		if (s >= best_score) {
+			best = e->mails[i];
+			best_score = s;
+		}
+	}
+	if (best != NONE)
+		add_posting(r, best, MATCH_SUBJECT,
+			    CONFIDENCE_SUBJECT + CONFIDENCE_SUBJECT_DIFF * best_score);
+}
+
+static void find_by_changed_lines(struct match_result *r, const struct match_index *idx,
+				  const struct commit_facts *commit)
+{
+	const struct map_entry *e;
+	size_t best = NONE;
+	double best_score = 0.0;
+
+	for (size_t f = 0; commit->changes && f < commit->changes->nfiles; f++) {
+		if (!(e = map_get(&idx->by_file, commit->changes->files[f].path)))
+			continue;
+		for (size_t i = 0; i < e->n; i++) {
+			double s = similarity(idx, e->mails[i], commit->changes);
+			if (s >= MATCH_FUZZY_THRESHOLD && s >= best_score) {
+				best = e->mails[i];
+				best_score = s;
+			}
+		}
+	}
+	if (best != NONE)
+		add_posting(r, best, MATCH_FUZZY, CONFIDENCE_FUZZY * best_score);
+}
+
+/* The issue's order: each method only when the ones before it found nothing. */
+static void find_postings(struct match_result *r, const struct match_index *idx,
+			  const struct commit_facts *commit, const char *key)
+{
+	find_by_message_id(r, idx, commit, key);
+	if (!r->npostings)
+		find_by_patch_id(r, idx, commit);
+	if (!r->npostings)
+		find_by_subject(r, idx, commit, key);
+	if (!r->npostings)
+		find_by_changed_lines(r, idx, commit);
+}
+
+struct walk {
+	const struct match_index *idx;
+	unsigned char *seen;
+	size_t *queue;
+	size_t n, max;
+};
+
+static void walk_init(struct walk *w, const struct match_index *idx, size_t max)
+{
+	w->idx = idx;
+	w->seen = xcalloc(idx->n ? idx->n : 1, 1);
+	w->max = max;
+	w->queue = xmalloc((max ? max : 1) * sizeof(*w->queue));
+	w->n = 0;
+}
+
+static void walk_release(struct walk *w)
+{
+	free(w->seen);
+	free(w->queue);
+}
+
+static void walk_push(struct walk *w, size_t m)
+{
+	if (m != NONE && !w->seen[m] && w->n < w->max) {
+		w->seen[m] = 1;
+		w->queue[w->n++] = m;
+	}
+}
+
+/* The patch or cover letter a message stands for: itself or its nearest such ancestor. */
+static size_t posting_of(const struct match_index *idx, size_t m)
+{
+	for (int depth = 0; m != NONE && depth < MAX_THREAD_DEPTH; depth++) {
+		if (is_patch(&idx->mails[m]) || is_cover(&idx->mails[m]))
+			return m;
+		m = idx->mails[m].parent;
+	}
+	return NONE;
+}
+
+/* Follows a link from posting x's side of the thread to an earlier version of x. */
+static void push_linked(struct walk *w, size_t x, size_t target)
+{
+	const struct match_index *idx = w->idx;
+	const struct indexed_mail *xm = &idx->mails[x];
+
+	target = posting_of(idx, target);
+	if (target == NONE)
+		return;
+	if (is_patch(&idx->mails[target]) &&
+	    strcasecmp(idx->mails[target].mail->from_email, xm->mail->from_email) == 0)
+		walk_push(w, target);
+	else if (is_cover(&idx->mails[target]))
+		walk_push(w, series_patch(idx, target, xm->changes, xm->author_key));
+}
+
+static void collect_chain(struct walk *w, size_t start)
+{
+	const struct match_index *idx = w->idx;
+
+	walk_push(w, start);
+	for (size_t q = 0; q < w->n; q++) {
+		size_t x = w->queue[q];
+		const struct map_entry *e = map_get(&idx->by_author_subject, idx->mails[x].author_key);
+		for (size_t i = 0; e && i < e->n; i++)
+			walk_push(w, e->mails[i]);
+		size_t sources[2] = { x, idx->mails[x].cover };
+		for (size_t s = 0; s < 2; s++) {
+			if (sources[s] == NONE)
+				continue;
+			const struct indexed_mail *src = &idx->mails[sources[s]];
+			if (src->parent != NONE)
+				push_linked(w, x, src->parent);
+			for (size_t i = 0; i < src->linked_ids.n; i++) {
+				size_t t = find_id(idx, src->linked_ids.v[i]);
+				if (t != NONE)
+					push_linked(w, x, t);
+			}
+		}
+	}
+}
+
+static void collect_review_tags(struct strlist *tags, const char *body)
+{
+	static const char *const keys[] = { "Reviewed-by:", "Acked-by:", "Tested-by:" };
+
+	for (const char *p = body; *p;) {
+		const char *nl = strchrnul(p, '\n');
+		for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+			size_t n = strlen(keys[k]);
+			if ((size_t)(nl - p) > n && strncasecmp(p, keys[k], n) == 0) {
+				char *tag = xstrndup(p, (size_t)(nl - p));
+				strlist_push_unique(tags, tag);
+				free(tag);
+			}
+		}
+		p = *nl ? nl + 1 : nl;
+	}
+}
+
+/*
+ * Counts the replies below m once each; below a cover letter, the
+ * series' patches and their own threads are left out.
+ */
+static size_t count_replies(const struct match_index *idx, size_t m, bool skip_patches,
+			    unsigned char *seen, struct strlist *tags)
+{
+	size_t *stack = NULL, n = 0, alloc = 0, count = 0;
+
+	for (size_t i = 0; i < idx->mails[m].nchildren; i++) {
+		if (n == alloc) {
+			alloc = alloc ? 2 * alloc : 16;
+			stack = xrealloc(stack, alloc * sizeof(*stack));
+		}
+		stack[n++] = idx->mails[m].children[i];
+	}
+	while (n) {
+		size_t c = stack[--n];
+		if (seen[c] || (skip_patches && (is_patch(&idx->mails[c]) || is_cover(&idx->mails[c]))))
+			continue;
+		seen[c] = 1;
+		count++;
+		collect_review_tags(tags, idx->mails[c].mail->body);
+		for (size_t i = 0; i < idx->mails[c].nchildren; i++) {
+			if (n == alloc) {
+				alloc = alloc ? 2 * alloc : 16;
+				stack = xrealloc(stack, alloc * sizeof(*stack));
+			}
+			stack[n++] = idx->mails[c].children[i];
+		}
+	}
+	free(stack);
+	return count;
+}
+
+static int compare_versions(const void *a, const void *b, void *payload)
+{
+	const struct match_index *idx = payload;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	const struct indexed_mail *mx = &idx->mails[x], *my = &idx->mails[y];
+
+	if (mx->subject.version != my->subject.version)
+		return mx->subject.version < my->subject.version ? -1 : 1;
+	if (mx->mail->time != my->mail->time)
+		return mx->mail->time < my->mail->time ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static void build_versions(struct match_result *r, const struct match_index *idx,
+			   const struct walk *chain, const struct commit_facts *commit)
+{
+	size_t *order = xmalloc((chain->n ? chain->n : 1) * sizeof(*order));
+	unsigned char *seen = xcalloc(idx->n ? idx->n : 1, 1);
+
+	memcpy(order, chain->queue, chain->n * sizeof(*order));
+	qsort_r(order, chain->n, sizeof(*order), compare_versions, (void *)idx);
+	r->versions = xcalloc(chain->n ? chain->n : 1, sizeof(*r->versions));
+	r->nversions = chain->n;
+	for (size_t i = 0; i < chain->n; i++) {
+		const struct indexed_mail *m = &idx->mails[order[i]];
+		struct match_version *v = &r->versions[i];
+		struct strbuf changes = STRBUF_INIT;
+
+		v->mail = order[i];
+		v->version = m->subject.version;
+		v->resend = m->subject.resend;
+		v->rfc = m->subject.rfc;
+		v->replies = count_replies(idx, order[i], false, seen, &v->review_tags);
+		if (m->cover != NONE)
+			v->replies += count_replies(idx, m->cover, true, seen, &v->review_tags);
+		if (i)
+			changes_describe(idx->mails[order[i - 1]].changes, m->changes, &changes);
+		v->changes = strbuf_detach(&changes);
+	}
+	if (chain->n && commit->changes) {
+		struct strbuf applied = STRBUF_INIT;
+		changes_describe(idx->mails[order[chain->n - 1]].changes, commit->changes, &applied);
+		r->applied_changes = strbuf_detach(&applied);
+	}
+	free(seen);
+	free(order);
+}
+
+/* What the commit's message-ids lead to: the threads above and the links in them. */
+static void judge_link(struct match_result *r, const struct match_index *idx,
+		       const struct commit_facts *commit)
+{
+	const struct strlist *ids = &commit->trailers->message_ids;
+	struct walk reach;
+	size_t linked = 0;
+
+	if (!ids->n) {
+		r->link = MATCH_LINK_NONE;
+	} else {
+		walk_init(&reach, idx, idx->n);
+		for (size_t i = 0; i < ids->n; i++) {
+			size_t m = find_id(idx, ids->v[i]);
+			if (m != NONE) {
+				walk_push(&reach, m);
+				linked++;
+			}
+		}
+		size_t direct = reach.n;
+		for (size_t q = 0; q < reach.n; q++) {
+			const struct indexed_mail *m = &idx->mails[reach.queue[q]];
+			walk_push(&reach, m->parent);
+			walk_push(&reach, m->cover);
+			for (size_t i = 0; i < m->mail->references.n; i++)
+				walk_push(&reach, find_id(idx, m->mail->references.v[i]));
+			for (size_t i = 0; i < m->linked_ids.n; i++)
+				walk_push(&reach, find_id(idx, m->linked_ids.v[i]));
+		}
+		bool final = false, earlier = false;
+		for (size_t v = 0; v < r->nversions; v++) {
+			size_t mail = r->versions[v].mail, cover = idx->mails[mail].cover;
+			for (size_t d = 0; d < direct; d++) {
+				if (reach.queue[d] == mail || reach.queue[d] == cover) {
+					final |= v + 1 == r->nversions;
+					earlier |= v + 1 < r->nversions;
+				}
+			}
+			r->versions[v].reached = reach.seen[mail] || (cover != NONE && reach.seen[cover]);
+		}
+		r->link = final ? MATCH_LINK_FINAL : earlier ? MATCH_LINK_EARLIER :
+			  linked ? MATCH_LINK_ELSEWHERE : MATCH_LINK_UNKNOWN;
+		walk_release(&reach);
+	}
+	for (size_t v = 0; v + 1 < r->nversions; v++)
+		if (r->versions[v].replies && !r->versions[v].reached)
+			r->unreached_reviewed++;
+}
+
+struct match_result *match_commit(const struct match_index *idx, const struct commit_facts *commit)
+{
+	struct match_result *r = xcalloc(1, sizeof(*r));
+	struct subject summary;
+	struct walk chain;
+
+	subject_parse(&summary, commit->summary);
+	char *key = author_key(summary.normalized, commit->author_email);
+	subject_release(&summary);
+
+	find_postings(r, idx, commit, key);
+	walk_init(&chain, idx, MAX_CHAIN);
+	for (size_t i = 0; i < r->npostings && !chain.n; i++)
+		if (is_patch(&idx->mails[r->postings[i].mail]))
+			collect_chain(&chain, r->postings[i].mail);
+	build_versions(r, idx, &chain, commit);
+	judge_link(r, idx, commit);
+	walk_release(&chain);
+	free(key);
+	return r;
+}
+
+void match_result_free(struct match_result *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->nversions; i++) {
+		strlist_release(&r->versions[i].review_tags);
+		free(r->versions[i].changes);
+	}
+	free(r->versions);
+	free(r->postings);
+	free(r->applied_changes);
+	free(r);
+}

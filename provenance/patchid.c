@@ -1,0 +1,616 @@
+#include "patchid.h"
+
+#include "error.h"
+#include "fileutil.h"
+#include "gitutil.h"
+#include "strbuf.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <openssl/evp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* git's limits: 64 hex digits fit a SHA-256 id, abbreviations start at 7. */
+#define OID_TEXT_MAX 64
+#define MIN_ABBREV 7
+#define RENAME_LIMIT 1000	/* diff.renameLimit's default */
+#define RENAME_PERCENT 50
+
+/* diffcore-delta.c and diffcore-rename.c */
+#define SPAN_HASHBASE 107927
+#define SPAN_MAX_BYTES 64
+#define MAX_SCORE 60000
+#define MIN_SCORE (MAX_SCORE * RENAME_PERCENT / 100)
+#define FIRST_FEW_BYTES 8000
+
+/* The state of git's get_one_patchid() between lines. */
+struct patchid_state {
+	EVP_MD_CTX *ctx;
+	unsigned char sum[20];
+	long patchlen;
+	int before, after;
+	bool binary;
+	bool done;
+	char pre_oid[OID_TEXT_MAX + 1], post_oid[OID_TEXT_MAX + 1];
+	struct strbuf scratch;
+};
+
+static bool git_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool git_alpha(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static bool line_starts(const char *line, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(line, prefix, n) == 0;
+}
+
+static void state_init(struct patchid_state *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->before = st->after = -1;
+	st->ctx = EVP_MD_CTX_new();
+	if (!st->ctx || !EVP_DigestInit_ex(st->ctx, EVP_sha1(), NULL)) {
+		fputs("fpubench: cannot set up SHA-1\n", stderr);
+		abort();
+	}
+	strbuf_init(&st->scratch);
+}
+
+static void state_release(struct patchid_state *st)
+{
+	EVP_MD_CTX_free(st->ctx);
+	strbuf_release(&st->scratch);
+}
+
+/* Ends one file's hash and adds it to the sum, so file order does not matter. */
+static void flush_file(struct patchid_state *st)
+{
+	unsigned char hash[EVP_MAX_MD_SIZE];
+	unsigned carry = 0;
+
+	EVP_DigestFinal_ex(st->ctx, hash, NULL);
+	EVP_DigestInit_ex(st->ctx, EVP_sha1(), NULL);
+	for (size_t i = 0; i < sizeof(st->sum); i++) {
+		carry += st->sum[i] + hash[i];
+		st->sum[i] = (unsigned char)carry;
+		carry >>= 8;
+	}
+}
+
+static void hash_without_space(struct patchid_state *st, const char *line, size_t len)
+{
+	strbuf_reset(&st->scratch);
+	strbuf_grow(&st->scratch, len);
+	for (size_t i = 0; i < len; i++)
+		if (!git_space(line[i]))
+			st->scratch.buf[st->scratch.len++] = line[i];
+	st->patchlen += (long)st->scratch.len;
+	EVP_DigestUpdate(st->ctx, st->scratch.buf, st->scratch.len);
+}
+
+static void copy_oid_text(char *dst, const char *p, const char *end)
+{
+	size_t n = (size_t)(end - p);
+
+	if (n > OID_TEXT_MAX)
+		n = OID_TEXT_MAX;
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+}
+
+/* "index abc..def 100644": remembered for binary files, as git does. */
+static void read_index_line(struct patchid_state *st, const char *line, size_t len)
+{
+	const char *end = line + len;
+	const char *dots = memmem(line, len, "..", 2);
+
+	if (!dots)
+		return;
+	const char *space = memchr(dots, ' ', (size_t)(end - dots));
+	const char *post_end = space ? space : end - 1;
+	if (post_end < dots + 2)
+		post_end = dots + 2;
+	copy_oid_text(st->pre_oid, line + 6, dots);
+	copy_oid_text(st->post_oid, dots + 2, post_end);
+}
+
+/* get_oid_hex(): the first 40 characters are hex digits. */
+static bool starts_with_oid(const char *p, size_t len)
+{
+	if (len < 40)
+		return false;
+	for (size_t i = 0; i < 40; i++)
+		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f') ||
+		      (p[i] >= 'A' && p[i] <= 'F')))
+			return false;
+	return true;
+}
+
+static size_t count_digits(const char *p, const char *end)
+{
+	size_t n = 0;
+
+	while (p + n < end && p[n] >= '0' && p[n] <= '9')
+		n++;
+	return n;
+}
+
+/* atoi() within bounds; counts past nine digits are not worth exactness. */
+static int read_count(const char *p, const char *end)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < 9 && p + i < end && p[i] >= '0' && p[i] <= '9'; i++)
+		n = n * 10 + (p[i] - '0');
+	return n;
+}
+
+/* git's scan_hunk_header() as of 2.39, quirks included. */
+static void scan_hunk_header(const char *line, size_t len, int *before, int *after)
+{
+	const char *end = line + len, *q = line + 4, *r;
+	size_t n = count_digits(q, end);
+
+	if (q + n < end && q[n] == ',') {
+		q += n + 1;
+		*before = read_count(q, end);
+		n = count_digits(q, end);
+	} else {
+		*before = 1;
+	}
+	if (n == 0 || q + n + 1 >= end || q[n] != ' ' || q[n + 1] != '+')
+		return;
+	r = q + n + 2;
+	n = count_digits(r, end);
+	if (r + n < end && r[n] == ',')
+		*after = read_count(r + n + 1, end);
+	else
+		*after = 1;
+}
+
+/*
+ * One line of patch text, with its newline if it has one.  This is the
+ * loop body of git's get_one_patchid() for one patch, --stable.
+ */
+static void feed_line(struct patchid_state *st, const char *line, size_t len)
+{
+	const char *nul = memchr(line, '\0', len);
+	const char *p = line;
+	size_t plen;
+
+	if (st->done)
+		return;
+	/* git reads the line into a C string: a NUL ends it there. */
+	if (nul)
+		len = (size_t)(nul - line);
+	plen = len;
+	if (line_starts(line, len, "commit ")) {
+		p += 7;
+		plen -= 7;
+	} else if (line_starts(line, len, "From ")) {
+		p += 5;
+		plen -= 5;
+	} else if (line_starts(line, len, "\\ ") && len > 12) {
+		return;
+	}
+	/* Another commit begins: the end of this patch, or of a preamble. */
+	if (starts_with_oid(p, plen)) {
+		st->done = st->patchlen > 0;
+		return;
+	}
+	if (!st->patchlen && !line_starts(line, len, "diff "))
+		return;
+
+	if (st->before == -1) {
+		if (line_starts(line, len, "GIT binary patch") ||
+		    line_starts(line, len, "Binary files")) {
+			st->binary = true;
+			st->before = 0;
+			EVP_DigestUpdate(st->ctx, st->pre_oid, strlen(st->pre_oid));
+			EVP_DigestUpdate(st->ctx, st->post_oid, strlen(st->post_oid));
+			flush_file(st);
+			return;
+		}
+		if (line_starts(line, len, "index ")) {
+			read_index_line(st, line, len);
+			return;
+		}
+		if (line_starts(line, len, "--- ")) {
+			st->before = st->after = 1;
+		} else if (!git_alpha(line[0])) {
+			st->done = true;
+			return;
+		}
+	}
+	if (st->binary) {
+		/* git skips the next file's "diff" line here, and so must we. */
+		if (line_starts(line, len, "diff ")) {
+			st->binary = false;
+			st->before = -1;
+		}
+		return;
+	}
+	if (st->before == 0 && st->after == 0) {
+		if (line_starts(line, len, "@@ -")) {
+			scan_hunk_header(line, len, &st->before, &st->after);
+			return;
+		}
+		if (!line_starts(line, len, "diff ")) {
+			st->done = true;
+			return;
+		}
+		flush_file(st);
+		st->before = st->after = -1;
+	}
+	if (line[0] == '-' || line[0] == ' ')
+		st->before--;
+	if (line[0] == '+' || line[0] == ' ')
+		st->after--;
+	hash_without_space(st, line, len);
+}
+
+static void feed_lines(struct patchid_state *st, const char *text, size_t len)
+{
+	const char *end = text + len;
+
+	while (text < end && !st->done) {
+		const char *nl = memchr(text, '\n', (size_t)(end - text));
+		const char *next = nl ? nl + 1 : end;
+		feed_line(st, text, (size_t)(next - text));
+		text = next;
+	}
+}
+
+static void state_finish(struct patchid_state *st, git_oid *out)
+{
+	flush_file(st);
+	memset(out, 0, sizeof(*out));
+	if (st->patchlen)
+		git_oid_fromraw(out, st->sum);
+}
+
+void patchid_from_text(git_oid *out, const char *text, size_t len)
+{
+	struct patchid_state st;
+
+	state_init(&st);
+	feed_lines(&st, text, len);
+	state_finish(&st, out);
+	state_release(&st);
+}
+
+/*
+ * git's rename similarity (diffcore-delta.c): the blob cut into spans of
+ * up to 64 bytes ending at newlines, each hashed; the score is the bytes
+ * of spans the two blobs share over the larger size.
+ */
+struct span_count {
+	uint32_t hash;
+	uint32_t bytes;
+};
+
+struct span_sig {
+	size_t size;
+	size_t n;
+	struct span_count *spans;	/* sorted by hash, no repeats */
+};
+
+static int compare_spans(const void *a, const void *b)
+{
+	const struct span_count *x = a, *y = b;
+
+	return x->hash < y->hash ? -1 : x->hash > y->hash;
+}
+
+static int sig_from_buffer(void **out, const git_diff_file *file, const char *buf, size_t len,
+			   void *payload)
+{
+	struct span_sig *sig = xcalloc(1, sizeof(*sig));
+	bool text = !memchr(buf, '\0', len < FIRST_FEW_BYTES ? len : FIRST_FEW_BYTES);
+	size_t alloc = 16, n = 0, count = 0;
+	uint32_t accum1 = 0, accum2 = 0;
+
+	(void)file;
+	(void)payload;
+	sig->size = len;
+	sig->spans = xmalloc(alloc * sizeof(*sig->spans));
+	for (size_t i = 0; i < len; i++) {
+		uint32_t c = (unsigned char)buf[i], old1 = accum1;
+
+		/* A CR before LF does not count in text. */
+		if (text && c == '\r' && i + 1 < len && buf[i + 1] == '\n')
+			continue;
+		accum1 = (accum1 << 7) ^ (accum2 >> 25);
+		accum2 = (accum2 << 7) ^ (old1 >> 25);
+		accum1 += c;
+		if (++count < SPAN_MAX_BYTES && c != '\n' && i + 1 < len)
+			continue;
+		if (n == alloc) {
+			alloc *= 2;
+			sig->spans = xrealloc(sig->spans, alloc * sizeof(*sig->spans));
+		}
+		sig->spans[n++] = (struct span_count){ (accum1 + accum2 * 0x61) % SPAN_HASHBASE,
+						       (uint32_t)count };
+		count = 0;
+		accum1 = accum2 = 0;
+	}
+	qsort(sig->spans, n, sizeof(*sig->spans), compare_spans);
+	for (size_t i = 0; i < n; i++) {
+		if (sig->n && sig->spans[sig->n - 1].hash == sig->spans[i].hash)
+			sig->spans[sig->n - 1].bytes += sig->spans[i].bytes;
+		else
+			sig->spans[sig->n++] = sig->spans[i];
+	}
+	*out = sig;
+	return 0;
+}
+
+/* libgit2 asks for this only for work-tree files, which a tree diff has none of. */
+static int sig_from_file(void **out, const git_diff_file *file, const char *path, void *payload)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int err = file_read(path, &sb) < 0 ? GIT_ENOTFOUND : sig_from_buffer(out, file, sb.buf,
+									 sb.len, payload);
+
+	strbuf_release(&sb);
+	return err;
+}
+
+static void sig_free(void *sig, void *payload)
+{
+	(void)payload;
+	if (sig)
+		free(((struct span_sig *)sig)->spans);
+	free(sig);
+}
+
+static int sig_similarity(int *score, void *a, void *b, void *payload)
+{
+	const struct span_sig *x = a, *y = b;
+	size_t max = x->size > y->size ? x->size : y->size;
+	size_t delta = max - (x->size < y->size ? x->size : y->size);
+	unsigned long long copied = 0;
+	size_t i = 0, j = 0;
+
+	(void)payload;
+	*score = 0;
+	/* git does not consider edits that change the size this much. */
+	if (!max || (unsigned long long)max * (MAX_SCORE - MIN_SCORE) <
+			    (unsigned long long)delta * MAX_SCORE)
+		return 0;
+	while (i < x->n && j < y->n) {
+		if (x->spans[i].hash < y->spans[j].hash) {
+			i++;
+		} else if (x->spans[i].hash > y->spans[j].hash) {
+			j++;
+		} else {
+			uint32_t bx = x->spans[i++].bytes, by = y->spans[j++].bytes;
+			copied += bx < by ? bx : by;
+		}
+	}
+	/* git prints, and compares with the threshold, the score floored to a percentage. */
+	*score = (int)(copied * MAX_SCORE / max * 100 / MAX_SCORE);
+	return 0;
+}
+
+static git_diff_similarity_metric git_similarity = {
+	sig_from_file, sig_from_buffer, sig_free, sig_similarity, NULL,
+};
+
+int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *commit)
+{
+	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
+	git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
+	git_commit *parent = NULL;
+	git_tree *tree = NULL, *parent_tree = NULL;
+	git_diff *diff = NULL;
+	int err = 0;
+
+	*out = NULL;
+	opts.flags |= GIT_DIFF_INDENT_HEURISTIC;
+	find.flags = GIT_DIFF_FIND_RENAMES;
+	find.rename_threshold = RENAME_PERCENT;
+	find.rename_limit = RENAME_LIMIT;
+	find.metric = &git_similarity;
+	if (git_commit_tree(&tree, commit) < 0 ||
+	    (git_commit_parentcount(commit) && (git_commit_parent(&parent, commit, 0) < 0 ||
+						git_commit_tree(&parent_tree, parent) < 0)) ||
+	    git_diff_tree_to_tree(&diff, repo, parent_tree, tree, &opts) < 0 ||
+	    git_diff_find_similar(diff, &find) < 0) {
+		err = error_set(ERR_GENERIC, "cannot diff commit %s: %s",
+				git_oid_tostr_s(git_commit_id(commit)), gitutil_error());
+		git_diff_free(diff);
+		goto out;
+	}
+	*out = diff;
+out:
+	git_tree_free(parent_tree);
+	git_tree_free(tree);
+	git_commit_free(parent);
+	return err;
+}
+
+/*
+ * git abbreviates the blob ids of an index line to a length that grows
+ * with the packed object count (7 below 2^14 objects, 12 for a kernel),
+ * then as far as needed to be unique; the patch-id of a binary file
+ * hashes them, so they must come out the same.
+ */
+static int default_abbrev(git_repository *repo)
+{
+	char *dir = xasprintf("%sobjects/pack", git_repository_commondir(repo));
+	DIR *d = opendir(dir);
+	unsigned long long count = 0;
+	struct dirent *e;
+	int bits = 0;
+
+	while (d && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n < 4 || strcmp(e->d_name + n - 4, ".idx") != 0)
+			continue;
+		char *path = xasprintf("%s/%s", dir, e->d_name);
+		FILE *f = fopen(path, "rb");
+		uint32_t head[2 + 256];
+		if (f && fread(head, sizeof(head), 1, f) == 1) {
+			/* Version 2 starts with "\377tOc" and a version; version 1 with the fan-out. */
+			bool v2 = memcmp(head, "\377tOc", 4) == 0;
+			count += ntohl(v2 ? head[2 + 255] : head[255]);
+		}
+		if (f)
+			fclose(f);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	while (count >> bits)
+		bits++;
+	/* git: the highest bit's position plus one, halved and rounded up. */
+	int len = bits ? (bits + 1) / 2 : 0;
+	return len < MIN_ABBREV ? MIN_ABBREV : len;
+}
+
+static void unique_abbrev(char *out, git_odb *odb, const git_oid *id, int min_len)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+	int len = min_len;
+
+	git_oid_tostr(hex, sizeof(hex), id);
+	for (; len < GIT_OID_HEXSZ; len++) {
+		git_oid prefix, found;
+		git_oid_fromstrn(&prefix, hex, (size_t)len);
+		int rc = git_odb_exists_prefix(&found, odb, &prefix, (size_t)len);
+		/* Unique when nothing else, or only the object itself, has the prefix. */
+		if (rc == GIT_ENOTFOUND || (rc == 0 && git_oid_equal(&found, id)))
+			break;
+	}
+	git_error_clear();
+	memcpy(out, hex, (size_t)len);
+	out[len] = '\0';
+}
+
+struct diff_feed {
+	struct patchid_state st;
+	git_repository *repo;
+	git_odb *odb;
+	int abbrev;		/* 0 until a binary file needs it */
+	bool hunkless;		/* a text file with no hunks: git prints no ---/+++ */
+	struct strbuf line;	/* a hunk line with its origin put back */
+	int err;
+};
+
+static void feed_binary_index(struct diff_feed *f, const git_diff_delta *delta)
+{
+	char pre[GIT_OID_HEXSZ + 1], post[GIT_OID_HEXSZ + 1];
+
+	if (!f->abbrev)
+		f->abbrev = default_abbrev(f->repo);
+	if (!f->odb && git_repository_odb(&f->odb, f->repo) < 0) {
+		f->err = error_set(ERR_GENERIC, "cannot open the object database: %s",
+				   gitutil_error());
+		return;
+	}
+	unique_abbrev(pre, f->odb, &delta->old_file.id, f->abbrev);
+	unique_abbrev(post, f->odb, &delta->new_file.id, f->abbrev);
+	char *line = xasprintf("index %s..%s\n", pre, post);
+	feed_line(&f->st, line, strlen(line));
+	free(line);
+}
+
+static int feed_diff_line(const git_diff_delta *delta, const git_diff_hunk *hunk,
+			  const git_diff_line *line, void *payload)
+{
+	struct diff_feed *f = payload;
+	const char *text = line->content, *end = text + line->content_len;
+
+	(void)hunk;
+	switch (line->origin) {
+	case GIT_DIFF_LINE_FILE_HDR:
+		while (text < end) {
+			const char *nl = memchr(text, '\n', (size_t)(end - text));
+			const char *next = nl ? nl + 1 : end;
+			size_t n = (size_t)(next - text);
+			if ((delta->flags & GIT_DIFF_FLAG_BINARY) && line_starts(text, n, "index "))
+				feed_binary_index(f, delta);
+			else if (!(f->hunkless && (line_starts(text, n, "--- ") ||
+						   line_starts(text, n, "+++ "))))
+				feed_line(&f->st, text, n);
+			text = next;
+		}
+		break;
+	case GIT_DIFF_LINE_CONTEXT:
+	case GIT_DIFF_LINE_ADDITION:
+	case GIT_DIFF_LINE_DELETION:
+		strbuf_reset(&f->line);
+		strbuf_addch(&f->line, line->origin);
+		strbuf_add(&f->line, text, line->content_len);
+		feed_line(&f->st, f->line.buf, f->line.len);
+		break;
+	case GIT_DIFF_LINE_CONTEXT_EOFNL:
+	case GIT_DIFF_LINE_ADD_EOFNL:
+	case GIT_DIFF_LINE_DEL_EOFNL:
+		/* "\n\\ No newline at end of file\n": the newline ends the last line. */
+		if (text < end && *text == '\n')
+			text++;
+		feed_lines(&f->st, text, (size_t)(end - text));
+		break;
+	default:
+		feed_lines(&f->st, text, line->content_len);
+	}
+	return f->err;
+}
+
+int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff)
+{
+	struct diff_feed f = { .repo = repo, .line = STRBUF_INIT };
+	size_t n = git_diff_num_deltas(diff);
+
+	state_init(&f.st);
+	for (size_t i = 0; i < n && !f.err; i++) {
+		git_patch *patch = NULL;
+		if (git_patch_from_diff(&patch, diff, i) < 0) {
+			f.err = error_set(ERR_GENERIC, "cannot make a patch: %s", gitutil_error());
+			break;
+		}
+		if (!patch)
+			continue;
+		f.hunkless = !(git_patch_get_delta(patch)->flags & GIT_DIFF_FLAG_BINARY) &&
+			     !git_patch_num_hunks(patch);
+		if (git_patch_print(patch, feed_diff_line, &f) < 0 && !f.err)
+			f.err = error_set(ERR_GENERIC, "cannot print a patch: %s", gitutil_error());
+		git_patch_free(patch);
+	}
+	if (!f.err)
+		state_finish(&f.st, out);
+	git_odb_free(f.odb);
+	strbuf_release(&f.line);
+	state_release(&f.st);
+	return f.err;
+}
+
+int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *commit)
+{
+	git_diff *diff;
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	if (git_commit_parentcount(commit) > 1)
+		return 0;
+	if ((err = patchid_diff_commit(&diff, repo, commit)) < 0)
+		return err;
+	err = patchid_from_diff(out, repo, diff);
+	git_diff_free(diff);
+	return err;
+}
