@@ -12,8 +12,24 @@ struct expect_rule {
 	enum verdict expected;
 };
 
+/*
+ * On "unpatched" every #MF of a task on an FSAVE CPU oopses the kernel:
+ * math_error() syncs the state with fsave, which raises the exception
+ * again in save_fpregs_to_fpstate().  So does a context switch, exit or
+ * kernel_fpu_begin() while an exception is pending.  Each test below
+ * reaches one of these (guest-tests/README.md says which subtest); the
+ * others never leave an exception pending and pass.  Tests that need a
+ * CPU feature SKIP without it, which meets PASS.
+ */
 static const struct expect_rule rules[] = {
+	{ "unpatched", FSAVE_ONLY, "fpu_addr", VERDICT_CRASH },
+	{ "unpatched", FSAVE_ONLY, "fpu_edges", VERDICT_CRASH },
+	{ "unpatched", FSAVE_ONLY, "fpu_frame", VERDICT_CRASH },
+	{ "unpatched", FSAVE_ONLY, "fpu_kmod", VERDICT_CRASH },
+	{ "unpatched", FSAVE_ONLY, "fpu_load", VERDICT_CRASH },
 	{ "unpatched", FSAVE_ONLY, "fpu_seed", VERDICT_CRASH },
+	{ "unpatched", FSAVE_ONLY, "fpu_sicode", VERDICT_CRASH },
+	{ "unpatched", FSAVE_ONLY, "fpu_survive", VERDICT_CRASH },
 	{ "*", ANY_FPU, "*", VERDICT_PASS },
 };
 

@@ -9,6 +9,7 @@
  * which does not return.
  */
 #include "rt/cpu.h"
+#include "rt/fresh.h"
 #include "rt/ktap.h"
 #include "rt/signal.h"
 #include "rt/sys.h"
@@ -123,7 +124,9 @@ static __attribute__((noreturn)) void test_run_child(struct ktap *top, const str
 	ktap_header(&subtests);
 	t->run(&subtests);
 	ran = subtests.next - 1;
-	if (ran != subtests.planned)
+	if (subtests.skip && ran == 0)
+		ktap_result_directive(top, true, t->name, "SKIP %s", subtests.skip);
+	else if (ran != subtests.planned)
 		ktap_result_directive(top, false, t->name, "ran %d subtests of %d planned",
 				      ran, subtests.planned);
 	else
@@ -213,8 +216,9 @@ int main(int argc, char **argv, char **envp)
 	struct ktap top;
 	int first;
 
-	(void)argc;
-	(void)argv;
+	/* First, before any x87 instruction: the probe reports the state it started with. */
+	if (fresh_is_probe(argc, argv))
+		return fresh_probe_main(argv);
 	ktap_init(&top, 0);
 	ktap_header(&top);
 	init_print_cpu(&top);

@@ -43,6 +43,7 @@ void ktap_init(struct ktap *k, int depth)
 	k->planned = -1;
 	k->next = 1;
 	k->failed = 0;
+	k->skip = NULL;
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -67,6 +68,12 @@ void ktap_plan(struct ktap *k, int count)
 {
 	k->planned = count;
 	ktap_print(k, "1..%d", count);
+}
+
+void ktap_skip_all(struct ktap *k, const char *reason)
+{
+	ktap_plan(k, 0);
+	k->skip = reason;
 }
 
 void ktap_number_next(struct ktap *k, int number)

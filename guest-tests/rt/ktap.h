@@ -27,6 +27,7 @@ struct ktap {
 	int planned;	/* from ktap_plan(), -1 before it */
 	int next;	/* number of the next result */
 	int failed;	/* "not ok" results so far */
+	const char *skip;	/* why the whole test was skipped (ktap_skip_all()), or NULL */
 };
 
 void ktap_init(struct ktap *k, int depth);
@@ -38,6 +39,12 @@ void ktap_header(const struct ktap *k);
 void ktap_plan(struct ktap *k, int count);
 
 void ktap_number_next(struct ktap *k, int number);
+
+/*
+ * "1..0": the test does not apply here.  `reason` (a static string) is
+ * kept for the test's result line, "ok K name # SKIP reason".
+ */
+void ktap_skip_all(struct ktap *k, const char *reason);
 
 /* "ok N name" or "not ok N name" */
 void ktap_result(struct ktap *k, bool ok, const char *name);

@@ -43,6 +43,37 @@ static inline long sys_write(int fd, const void *buf, size_t len)
 	return sys_call3(__NR_write, fd, (long)buf, (long)len);
 }
 
+static inline long sys_read(int fd, void *buf, size_t len)
+{
+	return sys_call3(__NR_read, fd, (long)buf, (long)len);
+}
+
+static inline long sys_open(const char *path, int flags)
+{
+	return sys_call3(__NR_open, (long)path, flags, 0);
+}
+
+static inline long sys_close(int fd)
+{
+	return sys_call3(__NR_close, fd, 0, 0);
+}
+
+/* fds[0] is the read end, fds[1] the write end. */
+static inline long sys_pipe(int fds[2])
+{
+	return sys_call3(__NR_pipe, (long)fds, 0, 0);
+}
+
+static inline long sys_dup2(int old_fd, int new_fd)
+{
+	return sys_call3(__NR_dup2, old_fd, new_fd, 0);
+}
+
+static inline long sys_finit_module(int fd, const char *params, int flags)
+{
+	return sys_call3(__NR_finit_module, fd, (long)params, flags);
+}
+
 static inline long sys_ioctl(int fd, unsigned int cmd, long arg)
 {
 	return sys_call3(__NR_ioctl, fd, (long)cmd, arg);

@@ -18,14 +18,29 @@
 
 /* Control word (FCW) */
 #define X87_CW_DEFAULT 0x037f	/* after fninit: all exceptions masked, 64-bit, nearest */
+#define X87_CW_UNMASKED 0x0340	/* the same with all six exceptions unmasked */
+#define X87_CW_IM 0x0001	/* invalid operation masked */
 #define X87_CW_ZM 0x0004	/* zero-divide masked */
+#define X87_CW_OM 0x0008	/* overflow masked */
+#define X87_CW_UM 0x0010	/* underflow masked */
+#define X87_CW_PM 0x0020	/* precision masked */
 #define X87_CW_MASKS 0x003f	/* PM UM OM ZM DM IM */
 
 /* Status word (FSW) */
+#define X87_SW_IE 0x0001	/* invalid operation flagged */
 #define X87_SW_ZE 0x0004	/* zero-divide flagged */
+#define X87_SW_OE 0x0008	/* overflow flagged */
+#define X87_SW_UE 0x0010	/* underflow flagged */
+#define X87_SW_PE 0x0020	/* precision flagged */
+#define X87_SW_SF 0x0040	/* the invalid operation was a stack fault */
 #define X87_SW_ES 0x0080	/* an unmasked exception is pending */
 #define X87_SW_FLAGS 0x00ff	/* ES, SF and the six exception flags */
 #define X87_SW_PENDING 0x80ff	/* the above and B: what must go to forget an exception */
+#define X87_SW_C1 0x0200	/* condition code 1; on a stack fault, overflow (1) or underflow (0) */
+#define X87_SW_C3 0x4000
+#define X87_SW_B 0x8000		/* busy: mirrors ES on every x87 since the 387 */
+#define X87_SW_TOP_SHIFT 11	/* bits 11-13: the physical register that is ST(0) */
+#define X87_TAG_EMPTY 3u	/* each register's two bits in the full tag word */
 
 /* What fnstenv stores in 32-bit protected mode: 28 bytes. */
 struct x87_env {
@@ -78,6 +93,13 @@ static inline void x87_save(struct x87_fsave *image)
 static inline void x87_restore(const struct x87_fsave *image)
 {
 	__asm__ volatile("frstor %0" : : "m"(*image) : "memory");
+}
+
+/* The whole state without changing it: fnsave does not wait, and frstor puts it back. */
+static inline void x87_snapshot(struct x87_fsave *image)
+{
+	__asm__ volatile("fnsave %0\n\t"
+			 "frstor %0" : "+m"(*image) : : "memory");
 }
 
 static inline void x87_wait(void)

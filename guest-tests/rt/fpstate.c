@@ -1,0 +1,128 @@
+#include "fpstate.h"
+
+#define FPSTATE_REG_BYTES 10
+
+static void fpstate_copy_bytes(void *to, const void *from, unsigned int n)
+{
+	uint8_t *t = to;
+	const uint8_t *f = from;
+
+	while (n--)
+		*t++ = *f++;
+}
+
+void fpstate_build(struct x87_fsave *image, const struct fpstate_spec *spec)
+{
+	unsigned int top = (8 - spec->count) & 7;
+	uint32_t tag = 0xffff;
+
+	for (unsigned int i = 0; i < 8; i++)
+		for (unsigned int b = 0; b < FPSTATE_REG_BYTES; b++)
+			image->st[i][b] = 0;
+	/* ST(i) is physical register (TOP + i) mod 8; a valid register's tag is 00. */
+	for (unsigned int i = 0; i < spec->count; i++) {
+		fpstate_copy_bytes(image->st[i], &spec->values[i], FPSTATE_REG_BYTES);
+		tag &= ~(X87_TAG_EMPTY << (2 * ((top + i) & 7)));
+	}
+	image->env = (struct x87_env){
+		.cw = spec->cw,
+		/* The FPU sets B with ES, so that is what comes back. */
+		.sw = spec->sw_flags | (spec->sw_flags & X87_SW_ES ? X87_SW_B : 0) |
+		      (top << X87_SW_TOP_SHIFT),
+		.tag = tag,
+	};
+}
+
+void fpstate_load(const struct fpstate_spec *spec)
+{
+	struct x87_fsave image;
+
+	fpstate_build(&image, spec);
+	x87_init();
+	x87_restore(&image);
+}
+
+static unsigned int fpstate_count(const struct x87_fsave *image)
+{
+	unsigned int n = 0;
+
+	for (unsigned int reg = 0; reg < 8; reg++)
+		n += ((image->env.tag >> (2 * reg)) & X87_TAG_EMPTY) != X87_TAG_EMPTY;
+	return n;
+}
+
+/* The index of the first register of `want`'s stack that `got` holds differently, or -1. */
+static int fpstate_first_register_difference(const struct x87_fsave *want,
+					     const struct x87_fsave *got)
+{
+	for (unsigned int i = 0; i < fpstate_count(want); i++)
+		for (unsigned int b = 0; b < FPSTATE_REG_BYTES; b++)
+			if (want->st[i][b] != got->st[i][b])
+				return (int)i;
+	return -1;
+}
+
+bool fpstate_equal(const struct x87_fsave *want, const struct x87_fsave *got)
+{
+	return (uint16_t)want->env.cw == (uint16_t)got->env.cw &&
+	       (uint16_t)want->env.sw == (uint16_t)got->env.sw &&
+	       (uint16_t)want->env.tag == (uint16_t)got->env.tag &&
+	       fpstate_first_register_difference(want, got) < 0;
+}
+
+static void fpstate_add_register(struct fmt_buf *b, const uint8_t *reg)
+{
+	/* Sign and exponent, then the 64-bit significand, most significant byte first. */
+	fmt_addf(b, "%02x%02x:", reg[9], reg[8]);
+	for (int i = 7; i >= 0; i--)
+		fmt_addf(b, "%02x", reg[i]);
+}
+
+void fpstate_note(struct ktap_check *check, const char *label, const struct x87_fsave *image)
+{
+	char storage[KTAP_LINE_MAX];
+	struct fmt_buf b;
+	unsigned int n = fpstate_count(image);
+
+	fmt_init(&b, storage, sizeof(storage));
+	fmt_addf(&b, "%s: FCW 0x%04x FSW 0x%04x tag 0x%04x", label, (uint16_t)image->env.cw,
+		 (uint16_t)image->env.sw, (uint16_t)image->env.tag);
+	for (unsigned int i = 0; i < n; i++) {
+		fmt_addf(&b, " st%u=", i);
+		fpstate_add_register(&b, image->st[i]);
+	}
+	ktap_check_note(check, "%s", storage);
+}
+
+void fpstate_check_stack(struct ktap_check *check, const char *where,
+			 const struct x87_fsave *want, const struct x87_fsave *got)
+{
+	int reg = fpstate_first_register_difference(want, got);
+
+	ktap_check_expect(check, (uint16_t)want->env.tag == (uint16_t)got->env.tag,
+			  "expected tag word 0x%04x %s, got 0x%04x", (uint16_t)want->env.tag, where,
+			  (uint16_t)got->env.tag);
+	ktap_check_expect(check, reg < 0, "expected the register stack unchanged %s, st%d differs",
+			  where, reg);
+	if ((uint16_t)want->env.tag != (uint16_t)got->env.tag || reg >= 0) {
+		fpstate_note(check, "expected", want);
+		fpstate_note(check, "got", got);
+	}
+}
+
+void fpstate_check(struct ktap_check *check, const char *where, const struct x87_fsave *want,
+		   const struct x87_fsave *got)
+{
+	ktap_check_expect(check, (uint16_t)want->env.cw == (uint16_t)got->env.cw,
+			  "expected FCW 0x%04x %s, got 0x%04x", (uint16_t)want->env.cw, where,
+			  (uint16_t)got->env.cw);
+	ktap_check_expect(check, (uint16_t)want->env.sw == (uint16_t)got->env.sw,
+			  "expected FSW 0x%04x %s, got 0x%04x", (uint16_t)want->env.sw, where,
+			  (uint16_t)got->env.sw);
+	fpstate_check_stack(check, where, want, got);
+}
+
+void fpstate_from_frame(struct x87_fsave *image, const struct _fpstate *fp)
+{
+	fpstate_copy_bytes(image, fp, sizeof(*image));
+}

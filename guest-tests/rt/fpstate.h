@@ -1,0 +1,60 @@
+/*
+ * fpstate: whole x87 states with known contents, to load with frstor and
+ * to compare with what comes back (from the FPU, a signal frame, ptrace or
+ * another process).
+ *
+ * A state is an fsave image: FCW, FSW, full tag word and ST(0)..ST(n-1)
+ * holding the given values, the other registers empty.  Values are normal
+ * numbers, so every kernel path gives back the same tag word (an FXSR
+ * kernel keeps an abridged one and rebuilds it from the values).  An image
+ * whose FSW has ES and a flag that its FCW unmasks leaves that exception
+ * pending once loaded.  Only the low 16 bits of FCW, FSW and the tag word
+ * are compared: the upper halves are reserved.
+ */
+#ifndef GT_FPSTATE_H
+#define GT_FPSTATE_H
+
+#include "ktap.h"
+#include "x87.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Known values for the stacks, rounded to 80 bits by the compiler. */
+#define FPSTATE_PI 3.14159265358979323846264338327950288L
+#define FPSTATE_E 2.71828182845904523536028747135266250L
+#define FPSTATE_TEN_TO_10 10000000000.0L	/* exact; too big for fist's 16 and 32 bits */
+
+struct fpstate_spec {
+	uint16_t cw;
+	uint16_t sw_flags;		/* FSW without TOP, which follows from `count` */
+	unsigned int count;		/* values on the stack, at most 8 */
+	const long double *values;	/* values[0] is ST(0) */
+};
+
+void fpstate_build(struct x87_fsave *image, const struct fpstate_spec *spec);
+
+/* fninit, then loads the state of `spec`. */
+void fpstate_load(const struct fpstate_spec *spec);
+
+/* Whether FCW, FSW, tag word and the non-empty registers of `got` are those of `want`. */
+bool fpstate_equal(const struct x87_fsave *want, const struct x87_fsave *got);
+
+/*
+ * ktap_check_expect() on each field of fpstate_equal(), saying which one
+ * differs `where` ("after fork"), and then noting both stacks.
+ */
+void fpstate_check(struct ktap_check *check, const char *where, const struct x87_fsave *want,
+		   const struct x87_fsave *got);
+
+/* The same for the tag word and the registers only. */
+void fpstate_check_stack(struct ktap_check *check, const char *where,
+			 const struct x87_fsave *want, const struct x87_fsave *got);
+
+/* Notes FCW, FSW, tag and registers of `image` under `label`. */
+void fpstate_note(struct ktap_check *check, const char *label, const struct x87_fsave *image);
+
+/* Copies the fsave-format header of a signal frame (either format), which has the same layout. */
+void fpstate_from_frame(struct x87_fsave *image, const struct _fpstate *fp);
+
+#endif
