@@ -99,12 +99,12 @@ check "bisect.json names the culprit" grep -q "\"culprit\": \"$CULPRIT\"" "$RESU
 steps=$(sed -n 's/.*"step_count": \([0-9]*\).*/\1/p' "$RESULTS/latest/bisect.json")
 # The ends, the steps and the revert: within ceil(log2 34) + 3 builds.
 check "bisect took at most 9 builds ($steps steps + the ends + the revert)" test "$((steps + 3))" -le 9
-check "bisect.log replays in git" sh -c "cd '$TREE' && git bisect replay '$RESULTS/latest/bisect.log' >/dev/null &&
-	test \"\$(git rev-parse refs/bisect/bad)\" = '$CULPRIT'; status=\$?; git bisect reset -q >/dev/null 2>&1; exit \$status"
+check "bisect.log replays in git" sh -c "cd '$TREE' && { git bisect reset >/dev/null 2>&1; true; } && git bisect replay '$RESULTS/latest/bisect.log' >/dev/null &&
+	test \"\$(git rev-parse refs/bisect/bad)\" = '$CULPRIT'; status=\$?; git bisect reset >/dev/null 2>&1; exit \$status"
 check "git bisect run with 'test --tree .' ends on the culprit" sh -c "cd '$TREE' &&
-	git bisect start -q refs/fpubench/history refs/fpubench/base >/dev/null &&
+	{ git bisect reset >/dev/null 2>&1; true; } && git bisect start refs/fpubench/history refs/fpubench/base >/dev/null &&
 	git bisect run '$FPUBENCH' test --tree . --cpu '$FSAVE_CPU' --test fpu_seed --results '$RESULTS' >'$WORK/gbr' 2>&1;
-	bad=\$(git rev-parse refs/bisect/bad); git bisect reset -q >/dev/null 2>&1; test \"\$bad\" = '$CULPRIT'"
+	bad=\$(git rev-parse refs/bisect/bad); git bisect reset >/dev/null 2>&1; test \"\$bad\" = '$CULPRIT'"
 tail -n 3 "$WORK/gbr" | sed 's/^/# /'
 check "bisect with the ends swapped exits 3" \
 	status_is 3 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/history \
