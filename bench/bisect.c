@@ -1,18 +1,12 @@
 #include "bisect.h"
 
 #include "error.h"
+#include "gitutil.h"
 #include "strbuf.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *git_message(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
 
 static void oids_push(git_oid **list, size_t *n, const git_oid *oid)
 {
@@ -41,13 +35,13 @@ int bisect_candidates(git_repository *repo, const git_oid *bad, const git_oid *g
 	    git_revwalk_sorting(walk, GIT_SORT_TIME | GIT_SORT_REVERSE) < 0 ||
 	    git_revwalk_push(walk, bad) < 0) {
 		err = error_set(ERR_GENERIC, "cannot walk from %s: %s", git_oid_tostr_s(bad),
-				git_message());
+				gitutil_error());
 		goto out;
 	}
 	for (size_t i = 0; i < ngoods; i++) {
 		if (git_revwalk_hide(walk, &goods[i]) < 0) {
 			err = error_set(ERR_GENERIC, "cannot hide %s: %s", git_oid_tostr_s(&goods[i]),
-					git_message());
+					gitutil_error());
 			goto out;
 		}
 	}
@@ -89,7 +83,7 @@ static int graph_build(git_repository *repo, const git_oid *cands, size_t n, str
 
 		if (git_commit_lookup(&c, repo, &cands[i]) < 0)
 			return error_set(ERR_GENERIC, "cannot read commit %s: %s",
-					 git_oid_tostr_s(&cands[i]), git_message());
+					 git_oid_tostr_s(&cands[i]), gitutil_error());
 		unsigned np = git_commit_parentcount(c);
 		g->parents[i] = xcalloc(np ? np : 1, sizeof(size_t));
 		for (unsigned p = 0; p < np; p++) {

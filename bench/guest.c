@@ -1,5 +1,6 @@
 #include "guest.h"
 
+#include "clock.h"
 #include "error.h"
 #include "fileutil.h"
 #include "strbuf.h"
@@ -56,14 +57,6 @@ static volatile sig_atomic_t interrupted;
 static volatile sig_atomic_t reaping;	/* set once the bench is a subreaper */
 static pthread_once_t loop_once = PTHREAD_ONCE_INIT;
 static int loop_error;
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static const char *virt_message(void)
 {
@@ -401,7 +394,7 @@ int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeo
 	gc->waiters = &w;
 	pthread_mutex_unlock(&gc->lock);
 
-	start = now_seconds();
+	start = clock_seconds();
 	dom = virDomainCreateXML(gc->conn, xml, gc->create_flags);
 	if (!dom) {
 		virErrorPtr e = virGetLastError();
@@ -416,7 +409,7 @@ int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeo
 	next_poll = start + POLL_ACTIVE_S;
 	pthread_mutex_lock(&gc->lock);
 	while (!w.stopped) {
-		double now = now_seconds();
+		double now = clock_seconds();
 
 		if (interrupted) {
 			out->interrupted = true;
@@ -444,13 +437,13 @@ int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeo
 	if (out->timed_out || out->interrupted) {
 		virDomainDestroy(dom);
 		/* Take the stop event now, so it cannot reach a later guest of this name. */
-		struct timespec ts = monotonic_at(now_seconds() + DESTROY_EVENT_WAIT_S);
+		struct timespec ts = monotonic_at(clock_seconds() + DESTROY_EVENT_WAIT_S);
 		pthread_mutex_lock(&gc->lock);
 		while (!w.stopped && pthread_cond_timedwait(&gc->cond, &gc->lock, &ts) == 0)
 			;
 		pthread_mutex_unlock(&gc->lock);
 	}
-	out->seconds = now_seconds() - start;
+	out->seconds = clock_seconds() - start;
 	virDomainFree(dom);
 out:
 	waiter_remove(gc, &w);

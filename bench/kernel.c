@@ -1,6 +1,8 @@
 #include "kernel.h"
 
+#include "clock.h"
 #include "error.h"
+#include "gitutil.h"
 #include "fileutil.h"
 #include "patchfile.h"
 #include "series.h"
@@ -14,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <time.h>
 #include <unistd.h>
 
 #define BASE_REF "refs/fpubench/base"
@@ -26,21 +27,6 @@
 /* "modules" writes Module.symvers, which out-of-tree test modules link against. */
 static const char *const build_targets[] = { "bzImage", "modules" };
 #define BUILD_NTARGETS (sizeof(build_targets) / sizeof(build_targets[0]))
-
-static const char *git_message(void)
-{
-	const git_error *e = git_error_last();
-
-	return e && e->message ? e->message : "unknown libgit2 error";
-}
-
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int cache_lock(struct kernel_tree *t)
 {
@@ -72,7 +58,7 @@ static int walk_add(const char *path, const struct stat *st, int type, struct FT
 		return FTW_CONTINUE;
 	if (git_index_add_bypath(walk_index, path + walk_root_len + 1) < 0) {
 		walk_error = error_set(ERR_GENERIC, "cannot add '%s' to the tree: %s", path,
-				       git_message());
+				       gitutil_error());
 		return FTW_STOP;
 	}
 	return FTW_CONTINUE;
@@ -111,7 +97,7 @@ static int tree_commit_pristine(git_repository *repo, const char *root, const ch
 	err = 0;
 	goto out;
 git_fail:
-	err = error_set(ERR_GENERIC, "cannot commit the pristine tree: %s", git_message());
+	err = error_set(ERR_GENERIC, "cannot commit the pristine tree: %s", gitutil_error());
 out:
 	free(message);
 	git_signature_free(sig);
@@ -147,14 +133,14 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 		goto fail;
 	}
 	if (git_repository_init(&repo, tmp, 0) < 0) {
-		err = error_set(ERR_GENERIC, "cannot create a repository in '%s': %s", tmp, git_message());
+		err = error_set(ERR_GENERIC, "cannot create a repository in '%s': %s", tmp, gitutil_error());
 		goto fail;
 	}
 	if ((err = tree_commit_pristine(repo, tmp, tarball, &base)) < 0)
 		goto fail;
 	git_reference *ref = NULL;
 	if (git_reference_create(&ref, repo, BASE_REF, &base, 1, "fpubench: pristine tree") < 0) {
-		err = error_set(ERR_GENERIC, "cannot create '%s': %s", BASE_REF, git_message());
+		err = error_set(ERR_GENERIC, "cannot create '%s': %s", BASE_REF, gitutil_error());
 		goto fail;
 	}
 	git_reference_free(ref);
@@ -217,7 +203,7 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
 	if (git_repository_open(&t->repo, t->path) < 0 ||
 	    git_reference_name_to_id(&t->base, t->repo, BASE_REF) < 0) {
 		err = error_set(ERR_CACHE, "kernel tree '%s' is damaged (%s); remove it to extract again",
-				t->path, git_message());
+				t->path, gitutil_error());
 		goto fail;
 	}
 	*out = t;
@@ -234,7 +220,7 @@ int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out)
 	int err = 0;
 
 	if (git_repository_open_ext(&repo, repo_dir, 0, NULL) < 0)
-		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, git_message());
+		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
 	if (git_revparse_single(&obj, repo, rev) < 0 ||
 	    git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) < 0)
 		err = error_set(ERR_USAGE, "unknown revision '%s' in '%s'", rev, repo_dir);
@@ -253,7 +239,7 @@ static int repo_borrow_objects(git_repository *ours, const char *repo_dir)
 	int err = 0;
 
 	if (git_repository_open_ext(&theirs, repo_dir, 0, NULL) < 0)
-		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, git_message());
+		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
 	char *objects = xasprintf("%sobjects\n", git_repository_commondir(theirs));
 	alternates = xasprintf("%sobjects/info/alternates", git_repository_path(ours));
 	err = file_write_atomic(alternates, objects, strlen(objects));
@@ -298,7 +284,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	if ((err = dir_create(t->path, ERR_CACHE)) < 0)
 		goto fail;
 	if (git_repository_init(&t->repo, t->path, 0) < 0) {
-		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, git_message());
+		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, gitutil_error());
 		goto fail;
 	}
 	if ((err = repo_borrow_objects(t->repo, abs_repo)) < 0)
@@ -373,13 +359,13 @@ static int apply_diff(git_repository *repo, const char *name, const struct patch
 	int err = ERR_APPLY;
 
 	if (git_diff_from_buffer(&diff, p->diff, strlen(p->diff)) < 0) {
-		error_set(ERR_APPLY, "cannot apply patch '%s': %s", name, git_message());
+		error_set(ERR_APPLY, "cannot apply patch '%s': %s", name, gitutil_error());
 		goto out;
 	}
 	if (git_commit_tree(&tree, parent) < 0)
 		goto git_fail;
 	if (git_apply_to_tree(&index, repo, tree, diff, NULL) < 0) {
-		char *why = xstrdup(git_message());
+		char *why = xstrdup(gitutil_error());
 		const char *path = failing_path(repo, tree, diff);
 
 		if (path)
@@ -402,7 +388,7 @@ static int apply_diff(git_repository *repo, const char *name, const struct patch
 	err = 0;
 	goto out;
 git_fail:
-	err = error_set(ERR_GENERIC, "cannot commit patch '%s': %s", name, git_message());
+	err = error_set(ERR_GENERIC, "cannot commit patch '%s': %s", name, gitutil_error());
 out:
 	git_signature_free(author);
 	git_signature_free(committer);
@@ -439,13 +425,13 @@ int kernel_tree_apply(struct kernel_tree *t, const git_oid *parent, const char *
 	if ((err = patchfile_parse(&p, patch_path, text.buf, text.len)) < 0)
 		goto out;
 	if (git_commit_lookup(&parent_commit, t->repo, parent) < 0) {
-		err = error_set(ERR_GENERIC, "cannot find commit %s: %s", parent_hex, git_message());
+		err = error_set(ERR_GENERIC, "cannot find commit %s: %s", parent_hex, gitutil_error());
 		goto out;
 	}
 	if ((err = apply_diff(t->repo, patch_path, &p, parent_commit, out)) < 0)
 		goto out;
 	if (git_reference_create(&ref, t->repo, ref_name, out, 1, "fpubench: apply") < 0)
-		err = error_set(ERR_GENERIC, "cannot create '%s': %s", ref_name, git_message());
+		err = error_set(ERR_GENERIC, "cannot create '%s': %s", ref_name, gitutil_error());
 out:
 	git_reference_free(ref);
 	git_commit_free(parent_commit);
@@ -481,7 +467,7 @@ static int tree_checkout(struct kernel_tree *t, const git_oid *commit)
 	    git_checkout_tree(t->repo, obj, &opts) < 0 ||
 	    git_repository_set_head_detached(t->repo, commit) < 0)
 		err = error_set(ERR_GENERIC, "cannot check out %s in '%s': %s",
-				git_oid_tostr_s(commit), t->path, git_message());
+				git_oid_tostr_s(commit), t->path, gitutil_error());
 	git_object_free(obj);
 	return err;
 }
@@ -682,7 +668,7 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	struct strbuf frag = STRBUF_INIT, id_text = STRBUF_INIT, stamp_have = STRBUF_INIT;
 	char *stamp = NULL, fragment_hash[GIT_OID_HEXSZ + 1], id_hex[GIT_OID_HEXSZ + 1];
 	git_oid oid;
-	double start = now_seconds();
+	double start = clock_seconds();
 	int err;
 
 	b->variant = xstrdup(variant);
@@ -728,7 +714,7 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	    (err = build_make(t, b, jobs)) < 0)
 		goto out;
 	err = file_write_atomic(stamp, b->build_id, strlen(b->build_id));
-	b->seconds = now_seconds() - start;
+	b->seconds = clock_seconds() - start;
 out:
 	strbuf_release(&frag);
 	strbuf_release(&id_text);

@@ -5,6 +5,7 @@
  */
 #include "bisect.h"
 #include "cli.h"
+#include "clock.h"
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
@@ -406,14 +407,6 @@ struct bisect_ctx {
 	double step_seconds;
 };
 
-static double now_seconds(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* Builds and boots one commit `runs` times; any failing boot makes it bad. */
 static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *step)
 {
@@ -421,12 +414,12 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	struct session *s = c->s;
 	struct matrix *m = NULL;
 	struct strbuf note = STRBUF_INIT;
-	double start = now_seconds();
+	double start = clock_seconds();
 	int err, untestable_runs = 0;
 
 	session_clear_kernels(s);
 	err = session_add_kernel(s, "bisect", commit, c->fragment);
-	step->build_s = now_seconds() - start;
+	step->build_s = clock_seconds() - start;
 	if (err == ERR_BUILD || err == ERR_CONFIG) {
 		step->verdict = BISECT_SKIP;
 		step->note = xasprintf("does not build: %s", error_last());
@@ -434,10 +427,10 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	}
 	if (err < 0)
 		return err;
-	start = now_seconds();
+	start = clock_seconds();
 	if ((err = session_boot(s, false, c->o->runs, &m)) < 0)
 		return err;
-	step->test_s = now_seconds() - start;
+	step->test_s = clock_seconds() - start;
 	if (m->interrupted) {
 		matrix_free(m);
 		return ERR_INTERRUPTED;
@@ -478,7 +471,7 @@ static void bisect_progress(void *arg, const struct bisect *b, const git_oid *ne
 			    int estimate)
 {
 	struct bisect_ctx *c = arg;
-	double elapsed = now_seconds() - c->started;
+	double elapsed = clock_seconds() - c->started;
 	double per_step = b->nsteps ? elapsed / (double)(b->nsteps + 2) : elapsed / 2;
 	git_commit *commit = NULL;
 
@@ -703,7 +696,7 @@ static void print_check(const char *what, bool ran, const struct bisect_step *st
 
 static int command_bisect(struct session *s, const struct options *o)
 {
-	struct bisect_ctx c = { .s = s, .o = o, .started = now_seconds() };
+	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
 	struct bisect_step good_end = { 0 }, bad_end = { 0 };
 	struct verification v = { 0 };
 	struct bisect *b = NULL;
@@ -746,7 +739,7 @@ static int command_bisect(struct session *s, const struct options *o)
 	if ((err = write_bisect_outputs(s, b, &good_end, &bad_end, &v)) < 0)
 		goto out;
 
-	printf("bisect: %zu steps, %.0f s\n", b->nsteps, now_seconds() - c.started);
+	printf("bisect: %zu steps, %.0f s\n", b->nsteps, clock_seconds() - c.started);
 	if (!b->found) {
 		printf("bisect: skipped commits leave %zu candidates:\n", b->nrange);
 		for (size_t i = 0; i < b->nrange; i++)

@@ -109,6 +109,17 @@ static void json_key(struct strbuf *out, const char *key)
 	strbuf_addstr(out, "\": ");
 }
 
+/* {"name": ..., "email": ...}, as commits' authors and mails' senders are written. */
+static void json_person(struct strbuf *out, const char *name, const char *email)
+{
+	strbuf_addch(out, '{');
+	json_key(out, "name");
+	json_string(out, name);
+	json_key(out, "email");
+	json_string(out, email);
+	strbuf_addch(out, '}');
+}
+
 static void json_strings(struct strbuf *out, const char *key, char *const *v, size_t n)
 {
 	json_key(out, key);
@@ -170,12 +181,7 @@ static void json_commit_fields(struct strbuf *out, const struct commit_facts *f)
 	json_key(out, "summary");
 	json_string(out, f->summary);
 	json_key(out, "author");
-	strbuf_addch(out, '{');
-	json_key(out, "name");
-	json_string(out, f->author_name);
-	json_key(out, "email");
-	json_string(out, f->author_email);
-	strbuf_addch(out, '}');
+	json_person(out, f->author_name, f->author_email);
 	for (size_t i = 0; i < t->nlinks; i++)
 		strlist_push(&values, xstrdup(t->links[i].value));
 	json_strings(out, "links", values.v, values.n);
@@ -560,12 +566,7 @@ static void list_messages(const struct archive *a, const struct match_index *idx
 		json_key(json, "resend");
 		strbuf_addstr(json, s->resend ? "true" : "false");
 		json_key(json, "from");
-		strbuf_addch(json, '{');
-		json_key(json, "name");
-		json_string(json, m->from_name);
-		json_key(json, "email");
-		json_string(json, m->from_email);
-		strbuf_addch(json, '}');
+		json_person(json, m->from_name, m->from_email);
 		json_key(json, "date");
 		json_string(json, m->time ? date : (*m->date ? m->date : NULL));
 		json_key(json, "in_reply_to");

@@ -1,5 +1,5 @@
 /*
- * gitutil: small libgit2 helpers the provenance modules share.
+ * gitutil: small libgit2 helpers shared by the bench and provenance.
  */
 #ifndef FPUBENCH_GITUTIL_H
 #define FPUBENCH_GITUTIL_H
