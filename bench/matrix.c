@@ -113,6 +113,7 @@ void matrix_cell_release(struct matrix_cell *c)
 	free(c->reason);
 	free(c->console);
 	free(c->fpu_mode);
+	free(c->host);
 }
 
 /* One (kernel, setup) pair and the cells its boots gave. */

@@ -40,6 +40,7 @@ struct matrix_cell {
 	char *reason;		/* why it is not a pass, or NULL */
 	char *console;		/* console log, relative to the run directory */
 	char *fpu_mode;		/* what the kernel said it uses, or NULL */
+	char *host;		/* the libvirt URI it ran on */
 	double duration_s;
 };
 

@@ -1,0 +1,97 @@
+/*
+ * conf: fpubench.conf, the file that drives nightly runs (`fpubench run
+ * --config FILE`).  bench/fpubench.conf is the default and documents
+ * every key; it reproduces the default matrix.
+ *
+ * INI style: `[section]` or `[section NAME]` headers, `key = value` lines,
+ * `#` or `;` comments on lines of their own, keys repeatable where a list
+ * is meant.  Relative paths are taken from the config file's directory.
+ *
+ *   [run]        results = DIR, cache = DIR, jobs = N, timeout = SECONDS,
+ *                series = DIR (series, variants, fpu.config)
+ *   [tree NAME]  source = debian (the cached linux-source-6.1, with
+ *                tarball = FILE) or source = git (repo = DIR, branch = REF);
+ *                one or more; each tree is its own run and history line
+ *   [cpu]        setup = SPEC, repeatable (none: the default setups)
+ *   [tests]      test = NAME, repeatable (none: every test)
+ *   [expect]     VARIANT FPU TEST = STATUS, repeatable, first match wins;
+ *                VARIANT and TEST are fnmatch patterns, FPU is fsave,
+ *                fxsave or any; STATUS a verdict name.  None: the built-in
+ *                expectations.
+ *   [host NAME]  uri = URI, jobs = N; repeatable sections (none: the
+ *                embedded driver in the cache, one guest per core)
+ *
+ * struct conf owns every string in it; conf_free() accepts NULL.
+ */
+#ifndef FPUBENCH_CONF_H
+#define FPUBENCH_CONF_H
+
+#include "verdict.h"
+
+#include <stddef.h>
+
+enum conf_tree_source {
+	CONF_TREE_DEBIAN,
+	CONF_TREE_GIT,
+};
+
+struct conf_tree {
+	char *name;
+	enum conf_tree_source source;
+	char *tarball;		/* debian; NULL: the default tarball */
+	char *repo;		/* git */
+	char *branch;		/* git */
+};
+
+enum conf_fpu {
+	CONF_FPU_ANY,
+	CONF_FPU_FSAVE,
+	CONF_FPU_FXSAVE,
+};
+
+struct conf_expect {
+	char *variant;		/* fnmatch pattern */
+	enum conf_fpu fpu;
+	char *test;		/* fnmatch pattern */
+	enum verdict status;
+};
+
+struct conf_host {
+	char *name;
+	char *uri;
+	int jobs;		/* 0: one guest per core */
+};
+
+struct conf {
+	char *path;		/* the file it was read from */
+	char *results;		/* NULL: not set */
+	char *cache;
+	char *series;
+	int jobs;		/* 0: not set */
+	double timeout_s;	/* 0: not set */
+	struct conf_tree *trees;
+	size_t ntrees;
+	char **setups;
+	size_t nsetups;
+	char **tests;
+	size_t ntests;
+	struct conf_expect *expects;
+	size_t nexpects;
+	struct conf_host *hosts;
+	size_t nhosts;
+};
+
+/*
+ * Parses text (len bytes, not NUL-terminated, may hold any bytes) read
+ * from `path`, which names the file in errors and anchors relative paths.
+ * A malformed file is ERR_INPUT with a one-line message naming the file
+ * and line: "'x.conf' line 3: unknown key 'jbos' in [run]".
+ */
+int conf_parse(struct conf **out, const char *path, const char *text, size_t len);
+
+/* Reads and parses a file; a missing file is ERR_NOTFOUND. */
+int conf_load(struct conf **out, const char *path);
+
+void conf_free(struct conf *c);
+
+#endif
