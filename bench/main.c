@@ -63,7 +63,8 @@ static const char usage_text[] =
 	"\n"
 	"options:\n"
 	"  --cpu SETUP      MODEL[,-FEATURE]...[:KERNEL-PARAMS]; repeatable (default: 6 setups)\n"
-	"  --uri URI        libvirt URI (default: qemu:///embed?root=CACHE/libvirt)\n"
+	"  --uri [N@]URI    libvirt URI, N guests at once on it (default: --jobs); repeatable,\n"
+	"                   cells are spread over all (default: qemu:///embed?root=CACHE/libvirt)\n"
 	"  --cache DIR      kernel tree and build cache (default: $FPUBENCH_CACHE,\n"
 	"                   $XDG_CACHE_HOME/fpubench or ~/.cache/fpubench)\n"
 	"  --patches DIR    series, variants and fpu.config (default: the repository's)\n"
@@ -76,7 +77,6 @@ static const char usage_text[] =
 struct options {
 	const char *command;
 	const char *cache;
-	const char *uri;
 	const char *patches;
 	const char *results;
 	const char *tarball;
@@ -96,6 +96,8 @@ struct options {
 	size_t nextra_patches;
 	const char **tests;
 	size_t ntests;
+	const char **uris;
+	size_t nuris;
 };
 
 static void on_signal(int sig)
@@ -181,7 +183,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 					 longopts[which].name);
 		switch (c) {
 		case 'c': push(&o->cpus, &o->ncpus, optarg); break;
-		case 'u': o->uri = optarg; break;
+		case 'u': push(&o->uris, &o->nuris, optarg); break;
 		case 'C': o->cache = optarg; break;
 		case 'P': o->patches = optarg; break;
 		case 'r': o->results = optarg; break;
@@ -363,7 +365,7 @@ static int write_results(struct session *s, const char *command, const char *sta
 	iso_time(finished, sizeof(finished), time(NULL));
 	struct results_run run = {
 		.id = s->run_id, .command = command, .started = started,
-		.finished = finished, .uri = s->uri,
+		.finished = finished, .hosts = s->hosts, .nhosts = s->nhosts,
 	};
 	if ((err = results_write(s->run_dir, &run, m)) < 0)
 		return err;
@@ -809,7 +811,8 @@ int main(int argc, char **argv)
 		cache = o.cache ? xstrdup(o.cache) : default_cache();
 		s.cfg = (struct session_config){
 			.cache = cache,
-			.uri = o.uri,
+			.uris = o.uris,
+			.nuris = o.nuris,
 			.results = o.results,
 			.guest_dir = FPUBENCH_GUEST_DIR,
 			.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
@@ -839,5 +842,6 @@ int main(int argc, char **argv)
 	free(o.variants);
 	free(o.extra_patches);
 	free(o.tests);
+	free(o.uris);
 	return status;
 }

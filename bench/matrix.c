@@ -8,7 +8,6 @@
 #include "strbuf.h"
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,23 +115,36 @@ void matrix_cell_release(struct matrix_cell *c)
 	free(c->host);
 }
 
+enum group_state { GROUP_WAITING, GROUP_RUNNING, GROUP_DONE };
+
 /* One (kernel, setup) pair and the cells its boots gave. */
 struct group {
 	const struct matrix_kernel *kernel;
 	const struct cpu_setup *cpu;
 	size_t index;
+	enum group_state state;
+	long failed_host;	/* the host it failed on for the infrastructure's sake, or -1 */
+	bool infra_failed;	/* this attempt's boot failed before the kernel ran */
 	struct matrix_cell *cells;
 	size_t ncells;
 	int fatal;		/* an error code that ends the whole run */
 	char *fatal_message;
 };
 
+/* The groups and the hosts' workers, which take groups under `lock`. */
 struct runner {
 	const struct matrix_options *opts;
 	struct group *groups;
 	size_t ngroups;
-	atomic_size_t next;
-	atomic_bool stop;
+	size_t ndone;
+	bool stop;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+struct worker {
+	struct runner *r;
+	size_t host;
 };
 
 static char *setup_slug(const char *spec)
@@ -155,7 +167,35 @@ static void group_error(struct group *g, const char *console, const char *messag
 	c->duration_s = 0;
 }
 
-static int group_boot(struct runner *r, struct group *g, int boot, int start, int *resume)
+static void group_drop_cells(struct group *g)
+{
+	for (size_t i = 0; i < g->ncells; i++)
+		matrix_cell_release(&g->cells[i]);
+	free(g->cells);
+	g->cells = NULL;
+	g->ncells = 0;
+}
+
+/* Fills in what every cell of the group shares, for cells [first, ncells). */
+static void group_complete_cells(struct runner *r, struct group *g, size_t first, size_t host)
+{
+	const struct matrix_options *o = r->opts;
+
+	for (size_t i = first; i < g->ncells; i++) {
+		struct matrix_cell *c = &g->cells[i];
+
+		c->kernel = g->kernel;
+		c->cpu = g->cpu;
+		c->host = xstrdup(o->hosts[host].uri);
+		c->expected = o->check_expectations
+			? plan_expect(g->kernel->variant, cpu_setup_uses_fsave(g->cpu), c->test)
+			: VERDICT_PASS;
+		c->met = verdict_meets(c->status, c->expected);
+	}
+}
+
+static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
+		      int *resume)
 {
 	const struct matrix_options *o = r->opts;
 	char *slug = setup_slug(g->cpu->spec);
@@ -185,7 +225,7 @@ static int group_boot(struct runner *r, struct group *g, int boot, int start, in
 		.memory_mib = GUEST_MEMORY_MIB,
 	};
 	*resume = 0;
-	err = guest_run(o->conn, &spec, o->boot_timeout_s, &outcome);
+	err = guest_run(o->hosts[host].conn, &spec, o->boot_timeout_s, &outcome);
 	if (err == ERR_CPU) {
 		g->fatal = err;
 		g->fatal_message = xstrdup(error_last());
@@ -193,11 +233,14 @@ static int group_boot(struct runner *r, struct group *g, int boot, int start, in
 	}
 	if (err < 0) {
 		group_error(g, NULL, error_last());
+		g->infra_failed = true;
 		err = 0;
 		goto out;
 	}
 	if (outcome.interrupted) {
-		atomic_store(&r->stop, true);
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_mutex_unlock(&r->lock);
 		goto out;
 	}
 	if (file_read_capped(console, CONSOLE_SCAN_MAX, &text, &truncated) < 0 ||
@@ -223,28 +266,83 @@ out:
 	return err;
 }
 
-static void group_run(struct runner *r, struct group *g)
+/* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
+static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
+{
+	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
+}
+
+/* Boots the group on `host` until its tests are done or it is to be retried elsewhere. */
+static void group_run(struct runner *r, struct group *g, size_t host)
 {
 	int start = 1, resume;
 
 	/* Each boot either finishes the tests or gets past the one that crashed. */
-	for (int boot = 1; start > 0 && !atomic_load(&r->stop); boot++) {
-		group_boot(r, g, boot, start, &resume);
-		if (g->fatal) {
-			atomic_store(&r->stop, true);
+	for (int boot = 1; start > 0; boot++) {
+		size_t first = g->ncells;
+
+		group_boot(r, g, host, boot, start, &resume);
+		pthread_mutex_lock(&r->lock);
+		if (g->fatal)
+			r->stop = true;
+		if (group_retry_elsewhere(r, g)) {
+			pthread_mutex_unlock(&r->lock);
 			return;
 		}
+		group_complete_cells(r, g, first, host);
+		if (r->opts->on_boot && g->ncells > first)
+			r->opts->on_boot(r->opts->on_boot_arg, g->cells + first, g->ncells - first,
+					 r->ndone + (resume > start ? 0 : 1), r->ngroups);
+		bool stop = r->stop;
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			return;
 		start = resume > start ? resume : 0;
 	}
 }
 
+/* The next group this host may take, or NULL; under r->lock. */
+static struct group *group_next(struct runner *r, size_t host)
+{
+	for (size_t i = 0; i < r->ngroups; i++) {
+		struct group *g = &r->groups[i];
+
+		if (g->state == GROUP_WAITING && g->failed_host != (long)host)
+			return g;
+	}
+	return NULL;
+}
+
 static void *worker(void *arg)
 {
-	struct runner *r = arg;
-	size_t i;
+	struct worker *w = arg;
+	struct runner *r = w->r;
+	struct group *g;
 
-	while (!atomic_load(&r->stop) && (i = atomic_fetch_add(&r->next, 1)) < r->ngroups)
-		group_run(r, &r->groups[i]);
+	pthread_mutex_lock(&r->lock);
+	while (!r->stop && r->ndone < r->ngroups) {
+		if (!(g = group_next(r, w->host))) {
+			/* Wait for a group that failed elsewhere, or for the end. */
+			pthread_cond_wait(&r->changed, &r->lock);
+			continue;
+		}
+		g->state = GROUP_RUNNING;
+		pthread_mutex_unlock(&r->lock);
+		group_run(r, g, w->host);
+		pthread_mutex_lock(&r->lock);
+		if (group_retry_elsewhere(r, g)) {
+			group_drop_cells(g);
+			g->infra_failed = false;
+			g->failed_host = (long)w->host;
+			g->state = GROUP_WAITING;
+		} else {
+			g->state = GROUP_DONE;
+			r->ndone++;
+		}
+		pthread_cond_broadcast(&r->changed);
+	}
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
 	return NULL;
 }
 
@@ -253,14 +351,15 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 	       struct matrix **out)
 {
 	struct runner r = { .opts = opts, .ngroups = nkernels * nsetups };
-	int jobs = opts->jobs > 0 ? opts->jobs : 1;
-	pthread_t *threads = xcalloc((size_t)jobs, sizeof(*threads));
+	size_t nworkers = 0, started = 0;
 	struct matrix *m = xcalloc(1, sizeof(*m));
 	char *console_dir = xasprintf("%s/console", opts->run_dir);
-	int err, started = 0;
+	struct worker *workers = NULL;
+	pthread_t *threads = NULL;
+	int err;
 
-	atomic_init(&r.next, 0);
-	atomic_init(&r.stop, false);
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.changed, NULL);
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
 		goto out;
 	r.groups = xcalloc(r.ngroups, sizeof(*r.groups));
@@ -270,14 +369,23 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 			g->kernel = &kernels[k];
 			g->cpu = &setups[s];
 			g->index = k * nsetups + s;
+			g->failed_host = -1;
 		}
 	}
-	for (int j = 0; j < jobs; j++)
-		if (pthread_create(&threads[j], NULL, worker, &r) == 0)
-			started++;
+	for (size_t h = 0; h < opts->nhosts; h++)
+		nworkers += (size_t)(opts->hosts[h].jobs > 0 ? opts->hosts[h].jobs : 1);
+	workers = xcalloc(nworkers, sizeof(*workers));
+	threads = xcalloc(nworkers, sizeof(*threads));
+	for (size_t h = 0, w = 0; h < opts->nhosts; h++) {
+		for (int j = 0; j < (opts->hosts[h].jobs > 0 ? opts->hosts[h].jobs : 1); j++, w++) {
+			workers[w] = (struct worker){ .r = &r, .host = h };
+			if (pthread_create(&threads[started], NULL, worker, &workers[w]) == 0)
+				started++;
+		}
+	}
 	if (!started)
-		worker(&r);
-	for (int j = 0; j < started; j++)
+		worker(&workers[0]);
+	for (size_t j = 0; j < started; j++)
 		pthread_join(threads[j], NULL);
 
 	for (size_t i = 0; i < r.ngroups; i++) {
@@ -285,24 +393,18 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 		if (g->fatal && !err)
 			err = error_set(g->fatal, "%s", g->fatal_message);
-		for (size_t c = 0; c < g->ncells; c++) {
-			struct matrix_cell *cell = &g->cells[c];
-
-			cell->kernel = g->kernel;
-			cell->cpu = g->cpu;
-			cell->expected = opts->check_expectations
-				? plan_expect(g->kernel->variant, cpu_setup_uses_fsave(g->cpu), cell->test)
-				: VERDICT_PASS;
-			cell->met = verdict_meets(cell->status, cell->expected);
-			m->cells = xrealloc(m->cells, (m->ncells + 1) * sizeof(*m->cells));
-			m->cells[m->ncells++] = *cell;
-		}
+		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));
+		memcpy(m->cells + m->ncells, g->cells, g->ncells * sizeof(*g->cells));
+		m->ncells += g->ncells;
 		free(g->cells);
 		free(g->fatal_message);
 	}
-	m->interrupted = atomic_load(&r.stop) && !err;
+	m->interrupted = r.stop && !err;
 out:
+	pthread_cond_destroy(&r.changed);
+	pthread_mutex_destroy(&r.lock);
 	free(r.groups);
+	free(workers);
 	free(threads);
 	free(console_dir);
 	if (err) {

@@ -5,7 +5,9 @@
  * All of a setup's tests run in one boot.  When a test takes the kernel
  * down, the guest is booted again with `fpubench_start=` set past it, so
  * one crash costs one extra boot and the later tests still get verdicts.
- * Boots run in parallel, `jobs` at a time.  A struct matrix owns its cells;
+ * Boots run in parallel over all hosts, each host's `jobs` at a time; a
+ * (kernel, setup) pair whose boot fails for the infrastructure's sake (not
+ * the kernel's) is tried once more on another host.  A struct matrix owns its cells;
  * free it with matrix_free().
  */
 #ifndef FPUBENCH_MATRIX_H
@@ -44,14 +46,27 @@ struct matrix_cell {
 	double duration_s;
 };
 
-struct matrix_options {
+/* One libvirt connection and how many guests it runs at once. */
+struct matrix_host {
 	struct guest_conn *conn;
+	const char *uri;
+	int jobs;
+};
+
+/* Called with the cells of each boot as soon as it ends, all fields set; calls are serialised. */
+typedef void matrix_boot_fn(void *arg, const struct matrix_cell *cells, size_t ncells,
+			    size_t groups_done, size_t ngroups);
+
+struct matrix_options {
+	const struct matrix_host *hosts;
+	size_t nhosts;
 	const char *run_id;
 	int round;		/* tells apart boots of one run in names and logs */
 	const char *run_dir;	/* absolute */
 	double boot_timeout_s;
-	int jobs;
 	bool check_expectations;	/* false: every cell is expected to pass */
+	matrix_boot_fn *on_boot;	/* or NULL */
+	void *on_boot_arg;
 };
 
 struct matrix {

@@ -43,6 +43,7 @@ void results_format_json(struct strbuf *sb, const struct results_run *run,
 		strbuf_addf(sb, "    \"met\": %s,\n", c->met ? "true" : "false");
 		json_field(sb, "fpu_mode", c->fpu_mode, false);
 		json_field(sb, "console", c->console, false);
+		json_field(sb, "host", c->host, false);
 		strbuf_addf(sb, "    \"duration_s\": %.3f\n", c->duration_s);
 		strbuf_addstr(sb, i + 1 < m->ncells ? "  },\n" : "  }\n");
 	}
@@ -135,7 +136,13 @@ static void format_run(struct strbuf *sb, const struct results_run *run, const s
 	json_field(sb, "command", run->command, false);
 	json_field(sb, "started", run->started, false);
 	json_field(sb, "finished", run->finished, false);
-	json_field(sb, "uri", run->uri, false);
+	strbuf_addstr(sb, "    \"hosts\": [");
+	for (size_t i = 0; i < run->nhosts; i++) {
+		strbuf_addstr(sb, i ? ", {\"uri\": \"" : "{\"uri\": \"");
+		strbuf_add_json(sb, run->hosts[i].uri);
+		strbuf_addf(sb, "\", \"jobs\": %d}", run->hosts[i].jobs);
+	}
+	strbuf_addstr(sb, "],\n");
 	strbuf_addf(sb, "    \"complete\": %s,\n", m->interrupted ? "false" : "true");
 	strbuf_addf(sb, "    \"cells\": %zu,\n    \"met\": %zu\n}\n", m->ncells, met);
 }

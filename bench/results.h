@@ -17,7 +17,8 @@ struct results_run {
 	const char *command;	/* "run" or "test" */
 	const char *started;	/* ISO 8601, UTC */
 	const char *finished;
-	const char *uri;
+	const struct matrix_host *hosts;
+	size_t nhosts;
 };
 
 /* The cells as a JSON array, one object per cell, into sb. */

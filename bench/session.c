@@ -104,25 +104,71 @@ void session_clear_kernels(struct session *s)
 	s->nkernels = 0;
 }
 
-int session_connect(struct session *s)
+/* "[JOBS@]URI": a scheme cannot start with a digit, so a leading "N@" is a count. */
+static int host_parse(const char *spec, int default_jobs, char **uri, int *jobs)
+{
+	const char *given = spec;
+	const char *at = strchr(spec, '@');
+	size_t digits = strspn(spec, "0123456789");
+
+	*jobs = default_jobs;
+	if (at && digits > 0 && spec + digits == at) {
+		*jobs = atoi(spec);
+		spec = at + 1;
+		if (*jobs < 1 || *jobs > 1024)
+			return error_set(ERR_USAGE, "bad number of guests in '%s'", given);
+	}
+	if (!*spec || !strstr(spec, ":"))
+		return error_set(ERR_USAGE, "bad libvirt URI '%s'", given);
+	*uri = xstrdup(spec);
+	return 0;
+}
+
+static bool uri_is_embedded(const char *uri)
+{
+	return strncmp(uri, "qemu:///embed", strlen("qemu:///embed")) == 0;
+}
+
+static int host_connect(struct session *s, struct matrix_host *h)
 {
 	int err;
 
-	if (s->cfg.uri) {
-		s->uri = xstrdup(s->cfg.uri);
-	} else {
-		char *root = xasprintf("%s/libvirt", s->tree->cache);
-		s->uri = guest_embed_uri(root);
-		free(root);
-	}
-	if ((err = guest_conn_open(&s->conn, s->uri)) < 0)
+	if ((err = guest_conn_open(&h->conn, h->uri)) < 0)
 		return err;
 	/* Only an embedded root is ours alone; a daemon's domains may be another bench's. */
-	if (!s->cfg.uri && (err = guest_destroy_stale(s->conn)) < 0)
+	if (uri_is_embedded(h->uri) && (err = guest_destroy_stale(h->conn)) < 0)
 		return err;
 	for (size_t i = 0; i < s->nsetups; i++)
-		if ((err = guest_check_cpu(s->conn, &s->setups[i])) < 0)
+		if ((err = guest_check_cpu(h->conn, &s->setups[i])) < 0)
 			return err;
+	return 0;
+}
+
+int session_connect(struct session *s)
+{
+	size_t n = s->cfg.nuris ? s->cfg.nuris : 1;
+	int err;
+
+	s->hosts = xcalloc(n, sizeof(*s->hosts));
+	s->uris = xcalloc(n, sizeof(*s->uris));
+	for (size_t i = 0; i < n; i++) {
+		struct matrix_host *h = &s->hosts[s->nhosts];
+
+		if (s->cfg.nuris) {
+			err = host_parse(s->cfg.uris[i], s->cfg.jobs, &s->uris[i], &h->jobs);
+			if (err < 0)
+				return err;
+		} else {
+			char *root = xasprintf("%s/libvirt", s->tree->cache);
+			s->uris[i] = guest_embed_uri(root);
+			h->jobs = s->cfg.jobs;
+			free(root);
+		}
+		h->uri = s->uris[i];
+		s->nhosts++;
+		if ((err = host_connect(s, h)) < 0)
+			return err;
+	}
 	return 0;
 }
 
@@ -185,13 +231,15 @@ int session_boot(struct session *s, bool check_expectations, int repeat, struct 
 			err = build_payload(s, k);
 	for (int r = 0; r < repeat && !err && !all->interrupted; r++) {
 		struct matrix_options mo = {
-			.conn = s->conn,
+			.hosts = s->hosts,
+			.nhosts = s->nhosts,
 			.run_id = s->run_id,
 			.round = ++s->rounds,
 			.run_dir = s->run_dir,
 			.boot_timeout_s = s->cfg.timeout_s,
-			.jobs = s->cfg.jobs,
 			.check_expectations = check_expectations,
+			.on_boot = s->cfg.on_boot,
+			.on_boot_arg = s->cfg.on_boot_arg,
 		};
 		struct matrix *m;
 
@@ -219,12 +267,16 @@ int session_mark_latest(struct session *s)
 void session_release(struct session *s)
 {
 	session_clear_kernels(s);
-	guest_conn_free(s->conn);
+	for (size_t i = 0; i < s->nhosts; i++) {
+		guest_conn_free(s->hosts[i].conn);
+		free(s->uris[i]);
+	}
+	free(s->hosts);
+	free(s->uris);
 	kernel_tree_free(s->tree);
 	for (size_t i = 0; i < s->nsetups; i++)
 		cpu_setup_release(&s->setups[i]);
 	free(s->setups);
-	free(s->uri);
 	free(s->run_id);
 	free(s->run_dir);
 	free(s->selftests);

@@ -20,13 +20,16 @@ struct guest_conn;
 
 struct session_config {
 	const char *cache;
-	const char *uri;	/* NULL: the embedded driver in the cache */
+	const char *const *uris;	/* "[JOBS@]URI" each; none: the embedded driver in the cache */
+	size_t nuris;
 	const char *results;
 	const char *guest_dir;	/* holds init */
 	const char *kmod_src;
 	const char *seed_variant;	/* a first build directory starts as a copy of its */
-	int jobs;
+	int jobs;		/* make jobs, and guests per host unless its spec says */
 	double timeout_s;
+	matrix_boot_fn *on_boot;	/* told of each boot's cells, or NULL */
+	void *on_boot_arg;
 };
 
 struct session {
@@ -39,8 +42,9 @@ struct session {
 	char **initrds;
 	char **provenance;	/* per kernel, JSON or NULL */
 	size_t nkernels;
-	char *uri;
-	struct guest_conn *conn;
+	struct matrix_host *hosts;	/* uri points into uris[] */
+	char **uris;
+	size_t nhosts;
 	char *run_id;
 	char *run_dir;
 	char *selftests;
@@ -57,7 +61,10 @@ int session_add_kernel(struct session *s, const char *variant, const git_oid *co
 /* Drops the kernels (bisect tests one commit at a time). */
 void session_clear_kernels(struct session *s);
 
-/* Connects to libvirt, clears stale embedded domains, checks the CPU models. */
+/*
+ * Connects to every host, clears stale domains in embedded roots, checks
+ * the CPU models on each.  A spec that is not "[JOBS@]URI" is ERR_USAGE.
+ */
 int session_connect(struct session *s);
 
 /* Creates results/<run-id>. */

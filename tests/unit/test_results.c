@@ -97,8 +97,9 @@ static void test_ktap_has_one_subtest_per_cell(void **state)
 static void test_write_makes_all_files(void **state)
 {
 	struct two_cells t;
+	const struct matrix_host hosts[] = { { .uri = "test:///default", .jobs = 2 } };
 	struct results_run run = { .id = "r1", .command = "run", .started = "s", .finished = "f",
-				   .uri = "test:///default" };
+				   .hosts = hosts, .nhosts = 1 };
 	char dir[] = "/tmp/fpubench-test-results.XXXXXX";
 	struct strbuf sb = STRBUF_INIT;
 
@@ -112,6 +113,7 @@ static void test_write_makes_all_files(void **state)
 	assert_int_equal(file_read(runj, &sb), 0);
 	assert_non_null(strstr(sb.buf, "\"complete\": true"));
 	assert_non_null(strstr(sb.buf, "\"met\": 2"));
+	assert_non_null(strstr(sb.buf, "\"hosts\": [{\"uri\": \"test:///default\", \"jobs\": 2}]"));
 	unlink(json);
 	unlink(ktap);
 	unlink(runj);
