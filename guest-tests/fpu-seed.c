@@ -26,58 +26,16 @@
  * kernel down.
  */
 #include "rt/ktap.h"
-#include "rt/signal.h"
+#include "rt/sigfpe.h"
 #include "rt/sys.h"
 #include "rt/test.h"
 #include "rt/time.h"
 #include "rt/x87.h"
 
-#include <stdbool.h>
 #include <stdint.h>
 
 #define SEED_SW_ZERO_DIVIDE (X87_SW_ES | X87_SW_ZE)
 #define SEED_SLEEP_MS 20
-#define X86_OPCODE_FWAIT 0x9b
-
-/* What the SIGFPE handler saw since seed_forget_sigfpe(); details are of the first. */
-static volatile struct {
-	int count;
-	int si_code;
-	bool frame_missing;	/* uc_mcontext.fpstate was NULL */
-	uint16_t frame_sw;	/* FSW in the frame, before the handler cleared it */
-} seen;
-
-static void seed_forget_sigfpe(void)
-{
-	seen.count = 0;
-	seen.si_code = 0;
-	seen.frame_missing = false;
-	seen.frame_sw = 0;
-}
-
-static void seed_handle_sigfpe(int sig, siginfo_t *info, void *ucontext)
-{
-	struct ucontext *uc = ucontext;
-	struct _fpstate *fp = uc->uc_mcontext.fpstate;
-	const uint8_t *ip = (const uint8_t *)uc->uc_mcontext.eip;
-
-	(void)sig;
-	if (++seen.count == 1) {
-		seen.si_code = info->si_code;
-		seen.frame_missing = !fp;
-		if (fp)
-			seen.frame_sw = (uint16_t)fp->sw;
-	}
-	if (fp)
-		x87_sigframe_forget_exception(fp);
-	/*
-	 * Without a frame to repair, or when the repair did not reach the FPU
-	 * (a second SIGFPE), the fwait would trap forever.  Step over it: #MF
-	 * is a fault, so eip points at it.  The subtest then reports.
-	 */
-	if ((!fp || seen.count > 1) && *ip == X86_OPCODE_FWAIT)
-		uc->uc_mcontext.eip++;
-}
 
 static long seed_context_switches(void)
 {
@@ -135,10 +93,10 @@ static void seed_run_case(struct ktap *subtests, const struct seed_case *c)
 {
 	struct ktap_check check;
 	long prepared = 0, block_result = 0, switches = 0;
-	uint16_t sw_before, sw_after;
+	uint16_t sw_before, sw_after, frame_sw;
 	int sigfpe_before;
 
-	seed_forget_sigfpe();
+	sigfpe_forget();
 	x87_init();
 	if (c->prepare)
 		prepared = c->prepare();
@@ -150,10 +108,11 @@ static void seed_run_case(struct ktap *subtests, const struct seed_case *c)
 		block_result = c->block(prepared);
 		switches = seed_context_switches() - switches;
 	}
-	sigfpe_before = seen.count;
+	sigfpe_before = sigfpe_seen.count;
 	x87_wait();
 	sw_after = x87_store_sw();
 	x87_init();	/* whatever happened, the next subtest starts clean */
+	frame_sw = (uint16_t)sigfpe_seen.frame.env.sw;
 
 	ktap_check_begin(&check);
 	ktap_check_expect(&check, (sw_before & X87_SW_FLAGS) == SEED_SW_ZERO_DIVIDE,
@@ -167,23 +126,24 @@ static void seed_run_case(struct ktap *subtests, const struct seed_case *c)
 	}
 	ktap_check_expect(&check, sigfpe_before == 0, "expected no SIGFPE before the fwait, got %d",
 			  sigfpe_before);
-	ktap_check_expect(&check, seen.count == 1, "expected 1 SIGFPE, got %d", seen.count);
-	if (seen.count) {
-		ktap_check_expect(&check, seen.si_code == FPE_FLTDIV,
+	ktap_check_expect(&check, sigfpe_seen.count == 1, "expected 1 SIGFPE, got %d",
+			  sigfpe_seen.count);
+	if (sigfpe_seen.count) {
+		ktap_check_expect(&check, sigfpe_seen.si_code == FPE_FLTDIV,
 				  "expected si_code %d (FPE_FLTDIV), got %d", FPE_FLTDIV,
-				  seen.si_code);
-		ktap_check_expect(&check, !seen.frame_missing,
+				  sigfpe_seen.si_code);
+		ktap_check_expect(&check, !sigfpe_seen.frame_missing,
 				  "expected an FPU image in the signal frame, got none");
 	}
-	if (seen.count && !seen.frame_missing)
-		ktap_check_expect(&check, (seen.frame_sw & X87_SW_FLAGS) == SEED_SW_ZERO_DIVIDE,
+	if (sigfpe_seen.count && !sigfpe_seen.frame_missing)
+		ktap_check_expect(&check, (frame_sw & X87_SW_FLAGS) == SEED_SW_ZERO_DIVIDE,
 				  "expected FSW flags 0x%02x (ES|ZE) in the signal frame, got 0x%04x",
-				  SEED_SW_ZERO_DIVIDE, seen.frame_sw);
+				  SEED_SW_ZERO_DIVIDE, frame_sw);
 	ktap_check_expect(&check, (sw_after & X87_SW_PENDING) == 0,
 			  "expected no exception pending after the handler, got FSW 0x%04x", sw_after);
 	ktap_check_note(&check,
 			"saw %d SIGFPE, si_code %d, frame FSW 0x%04x, FSW 0x%04x before and 0x%04x after the fwait, %ld context switches",
-			seen.count, seen.si_code, seen.frame_sw, sw_before, sw_after, switches);
+			sigfpe_seen.count, sigfpe_seen.si_code, frame_sw, sw_before, sw_after, switches);
 	ktap_check_end(subtests, &check, c->name);
 }
 
@@ -192,7 +152,7 @@ static void seed_run(struct ktap *subtests)
 	long err;
 
 	ktap_plan(subtests, (int)ARRAY_SIZE(seed_cases));
-	err = signal_set_action(SIGFPE, seed_handle_sigfpe);
+	err = sigfpe_install(NULL);
 	if (err < 0) {
 		ktap_diag(subtests, "cannot install the SIGFPE handler (error %ld)", err);
 		return;

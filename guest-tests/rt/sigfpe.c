@@ -9,6 +9,11 @@ static sigfpe_edit_fn sigfpe_edit;
 
 void sigfpe_forget(void)
 {
+	/* So that no earlier SIGFPE shows; byte by byte, since there is no memset to call. */
+	volatile uint8_t *frame = (volatile uint8_t *)&sigfpe_seen.frame;
+
+	for (unsigned int i = 0; i < sizeof(sigfpe_seen.frame); i++)
+		frame[i] = 0;
 	sigfpe_seen.count = 0;
 	sigfpe_seen.si_code = 0;
 	sigfpe_seen.fault_addr = 0;
