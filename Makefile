@@ -103,6 +103,8 @@ seeds_fuzz_series    := patches tests/fixtures/config
 seeds_fuzz_mail      := tests/fixtures/provenance
 seeds_fuzz_link      := tests/fixtures/provenance
 seeds_fuzz_subject   := tests/fixtures/provenance
+seeds_fuzz_conf      := tests/fixtures/conf
+seeds_fuzz_ktap      := tests/fixtures/console
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -5,21 +5,29 @@
  *
  * INI style: `[section]` or `[section NAME]` headers, `key = value` lines,
  * `#` or `;` comments on lines of their own, keys repeatable where a list
- * is meant.  Relative paths are taken from the config file's directory.
+ * is meant.  Each section appears once (named ones once per name); a
+ * single-valued key once per section.  Relative paths are taken from the
+ * config file's directory, `~/` from $HOME.  Lines may end in CRLF; a
+ * line is at most 4096 bytes, the file at most 1 MiB, and control bytes
+ * other than tab are errors.
  *
- *   [run]        results = DIR, cache = DIR, jobs = N, timeout = SECONDS,
+ *   [run]        results = DIR, cache = DIR, jobs = N (1..1024),
+ *                timeout = SECONDS (above 0, at most a day),
  *                series = DIR (series, variants, fpu.config)
  *   [tree NAME]  source = debian (the cached linux-source-6.1, with
  *                tarball = FILE) or source = git (repo = DIR, branch = REF);
- *                one or more; each tree is its own run and history line
+ *                each tree is its own run and history line; none: one
+ *                tree "debian" from the default tarball
  *   [cpu]        setup = SPEC, repeatable (none: the default setups)
  *   [tests]      test = NAME, repeatable (none: every test)
  *   [expect]     VARIANT FPU TEST = STATUS, repeatable, first match wins;
  *                VARIANT and TEST are fnmatch patterns, FPU is fsave,
  *                fxsave or any; STATUS a verdict name.  None: the built-in
  *                expectations.
- *   [host NAME]  uri = URI, jobs = N; repeatable sections (none: the
- *                embedded driver in the cache, one guest per core)
+ *   [host NAME]  uri = URI, jobs = N (1..1024); repeatable sections (none:
+ *                the embedded driver in the cache, one guest per core)
+ *
+ * NAME is letters, digits, '.', '_' and '-'.
  *
  * struct conf owns every string in it; conf_free() accepts NULL.
  */
@@ -28,6 +36,7 @@
 
 #include "verdict.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum conf_tree_source {
@@ -40,7 +49,7 @@ struct conf_tree {
 	enum conf_tree_source source;
 	char *tarball;		/* debian; NULL: the default tarball */
 	char *repo;		/* git */
-	char *branch;		/* git */
+	char *branch;		/* git; NULL: the repository's HEAD */
 };
 
 enum conf_fpu {
@@ -69,7 +78,7 @@ struct conf {
 	char *series;
 	int jobs;		/* 0: not set */
 	double timeout_s;	/* 0: not set */
-	struct conf_tree *trees;
+	struct conf_tree *trees;	/* at least one */
 	size_t ntrees;
 	char **setups;
 	size_t nsetups;
@@ -91,6 +100,13 @@ int conf_parse(struct conf **out, const char *path, const char *text, size_t len
 
 /* Reads and parses a file; a missing file is ERR_NOTFOUND. */
 int conf_load(struct conf **out, const char *path);
+
+/*
+ * The first [expect] rule that matches the cell (fsave: the CPU setup
+ * saves the FPU with FSAVE), or NULL when none does.
+ */
+const struct conf_expect *conf_expect_find(const struct conf *c, const char *variant,
+					   bool fsave, const char *test);
 
 void conf_free(struct conf *c);
 
