@@ -473,6 +473,30 @@ const struct conf_expect *conf_expect_find(const struct conf *c, const char *var
 	return NULL;
 }
 
+int conf_host_parse(const char *spec, struct conf_host *out)
+{
+	const char *uri = spec, *at = strchr(spec, '@');
+	size_t digits = strspn(spec, "0123456789");
+	int jobs = 0;
+
+	if (at && digits > 0 && spec + digits == at) {
+		jobs = atoi(spec);
+		uri = at + 1;
+		if (digits > 4 || jobs < 1 || jobs > CONF_JOBS_MAX)
+			return error_set(ERR_USAGE, "bad number of guests in '%s'", spec);
+	}
+	if (!strstr(uri, ":/"))
+		return error_set(ERR_USAGE, "bad libvirt URI '%s'", spec);
+	*out = (struct conf_host){ .uri = xstrdup(uri), .jobs = jobs };
+	return 0;
+}
+
+void conf_host_release(struct conf_host *h)
+{
+	free(h->name);
+	free(h->uri);
+}
+
 void conf_free(struct conf *c)
 {
 	if (!c)
@@ -491,10 +515,8 @@ void conf_free(struct conf *c)
 		free(c->expects[i].variant);
 		free(c->expects[i].test);
 	}
-	for (size_t i = 0; i < c->nhosts; i++) {
-		free(c->hosts[i].name);
-		free(c->hosts[i].uri);
-	}
+	for (size_t i = 0; i < c->nhosts; i++)
+		conf_host_release(&c->hosts[i]);
 	free(c->trees);
 	free(c->setups);
 	free(c->tests);

@@ -108,6 +108,15 @@ int conf_load(struct conf **out, const char *path);
 const struct conf_expect *conf_expect_find(const struct conf *c, const char *variant,
 					   bool fsave, const char *test);
 
+/*
+ * Parses a command line's "[JOBS@]URI" into *out (name NULL), e.g.
+ * "4@qemu+ssh://big/system".  A scheme cannot start with a digit, so a
+ * leading "N@" is a count.  ERR_USAGE names a bad spec.
+ */
+int conf_host_parse(const char *spec, struct conf_host *out);
+
+void conf_host_release(struct conf_host *h);
+
 void conf_free(struct conf *c);
 
 #endif

@@ -6,9 +6,12 @@
 #include "bisect.h"
 #include "cli.h"
 #include "clock.h"
+#include "conf.h"
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
+#include "history.h"
+#include "record.h"
 #include "results.h"
 #include "series.h"
 #include "session.h"
@@ -32,6 +35,7 @@
 
 #define DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
 #define DEFAULT_BOOT_TIMEOUT_S 60.0
+#define DEFAULT_CONF FPUBENCH_SRCDIR "/bench/fpubench.conf"
 #define TEST_VARIANT_BASE "patched"
 
 /* bisect's exit statuses beyond 0 (culprit found and verified). */
@@ -44,20 +48,25 @@ enum {
 static volatile sig_atomic_t stop_signal;
 
 static const char usage_text[] =
-	"usage: fpubench run    [options] [--variant NAME]...\n"
+	"usage: fpubench run    [options] [--config FILE] [--variant NAME]... [--test NAME]...\n"
 	"       fpubench test   [options] [--patch FILE]... | --tree DIR [--test NAME]...\n"
 	"       fpubench bisect [options] --repo DIR --good REV --bad REV [--test NAME]...\n"
-	"                       [--runs N] [--config FRAGMENT]\n"
+	"                       [--runs N] [--fragment FILE]\n"
+	"       fpubench history [--cpu SETUP] [--test NAME] [--last N] [--history FILE]\n"
 	"       fpubench provenance [--repo DIR] [--archive PATH]... [--json FILE] REV|RANGE...\n"
 	"       fpubench provenance --archive PATH... --list [--json FILE]\n"
 	"\n"
 	"  run     builds every variant of patches/variants and runs the reproducers on\n"
-	"          every CPU setup; exits 0 when every cell met its expectation\n"
+	"          every CPU setup, as fpubench.conf says (default: bench/fpubench.conf;\n"
+	"          options override it); keeps the run in <cache>/history.db, compares it\n"
+	"          with the previous one and writes report.html, junit.xml and kcidb.json;\n"
+	"          exits 0 when every cell met its expectation and none newly failed\n"
 	"  test    builds \"patched\" with the given patches on top (or the kernel tree DIR\n"
 	"          as it is checked out) and runs the reproducers; exits 0 pass, 1 fail,\n"
 	"          125 untestable, 128 and up on errors: fit for `git bisect run`\n"
 	"  bisect  finds and verifies the commit between GOOD and BAD that broke the tests;\n"
 	"          exits 0 verified culprit, 2 range only, 3 ends wrong, 4 not verified\n"
+	"  history past runs and their cells, newest first\n"
 	"  provenance  what each commit says of its postings (trailers, lore URL, patch-id),\n"
 	"          and with mail archives the matching postings and earlier versions\n"
 	"\n"
@@ -72,7 +81,10 @@ static const char usage_text[] =
 	"  --tarball FILE   the kernel source (default: " DEFAULT_TARBALL ")\n"
 	"  --jobs N         guests at once and make jobs (default: the number of cores)\n"
 	"  --timeout S      limit for one boot in seconds (default: 60)\n"
-	"  --test NAME      test and bisect: judge by these tests only; repeatable\n";
+	"  --test NAME      run: keep these tests' cells only; test and bisect: judge by\n"
+	"                   these tests only; repeatable\n"
+	"  --history FILE   run and history: the database (default: CACHE/history.db)\n"
+	"  --fragment FILE  bisect: the config fragment (default: PATCHES/fpu.config)\n";
 
 struct options {
 	const char *command;
@@ -84,8 +96,12 @@ struct options {
 	const char *repo;
 	const char *good;
 	const char *bad;
-	const char *config;
+	const char *fragment;
+	const char *conf_path;
+	const char *history;
+	const char *cpu_filter;
 	int jobs;
+	int last;
 	int runs;
 	double timeout_s;
 	const char **cpus;
@@ -96,8 +112,8 @@ struct options {
 	size_t nextra_patches;
 	const char **tests;
 	size_t ntests;
-	const char **uris;
-	size_t nuris;
+	struct conf_host *hosts;	/* from --uri */
+	size_t nhosts;
 };
 
 static void on_signal(int sig)
@@ -131,11 +147,14 @@ static bool option_allowed(const char *command, int c)
 {
 	const char *only;
 
+	if (strcmp(command, "history") == 0)
+		return strchr("ceLHC", c) != NULL;
 	switch (c) {
-	case 'v': only = "run"; break;
+	case 'v': case 'F': only = "run"; break;
+	case 'H': return strcmp(command, "run") == 0 || strcmp(command, "history") == 0;
+	case 'L': only = "history"; break;
 	case 'p': case 'd': only = "test"; break;
 	case 'R': case 'g': case 'b': case 'n': case 'f': only = "bisect"; break;
-	case 'e': return strcmp(command, "run") != 0;
 	default: return true;
 	}
 	return strcmp(command, only) == 0;
@@ -169,7 +188,10 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{ "good", required_argument, NULL, 'g' },
 		{ "bad", required_argument, NULL, 'b' },
 		{ "runs", required_argument, NULL, 'n' },
-		{ "config", required_argument, NULL, 'f' },
+		{ "fragment", required_argument, NULL, 'f' },
+		{ "config", required_argument, NULL, 'F' },
+		{ "history", required_argument, NULL, 'H' },
+		{ "last", required_argument, NULL, 'L' },
 		{ "test", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -183,7 +205,12 @@ static int parse_options(struct options *o, int argc, char **argv)
 					 longopts[which].name);
 		switch (c) {
 		case 'c': push(&o->cpus, &o->ncpus, optarg); break;
-		case 'u': push(&o->uris, &o->nuris, optarg); break;
+		case 'u':
+			o->hosts = xrealloc(o->hosts, (o->nhosts + 1) * sizeof(*o->hosts));
+			if ((err = conf_host_parse(optarg, &o->hosts[o->nhosts])) < 0)
+				return err;
+			o->nhosts++;
+			break;
 		case 'C': o->cache = optarg; break;
 		case 'P': o->patches = optarg; break;
 		case 'r': o->results = optarg; break;
@@ -194,7 +221,14 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'R': o->repo = optarg; break;
 		case 'g': o->good = optarg; break;
 		case 'b': o->bad = optarg; break;
-		case 'f': o->config = optarg; break;
+		case 'f': o->fragment = optarg; break;
+		case 'F': o->conf_path = optarg; break;
+		case 'H': o->history = optarg; break;
+		case 'L':
+			if ((err = parse_number("--last", optarg, 1, &number)) < 0)
+				return err;
+			o->last = (int)number;
+			break;
 		case 'e': push(&o->tests, &o->ntests, optarg); break;
 		case 'j':
 			if ((err = parse_number("--jobs", optarg, 1, &number)) < 0)
@@ -237,7 +271,7 @@ static void iso_time(char *buf, size_t size, time_t t)
 
 static char *fragment_path(const struct options *o)
 {
-	return o->config ? xstrdup(o->config) : xasprintf("%s/fpu.config", o->patches);
+	return o->fragment ? xstrdup(o->fragment) : xasprintf("%s/fpu.config", o->patches);
 }
 
 static int check_inputs(const struct options *o, const char *fragment)
@@ -250,8 +284,24 @@ static int check_inputs(const struct options *o, const char *fragment)
 	return 0;
 }
 
-/* The kernels `run` and `test` boot: variants of the series, or a tree as it is. */
-static int build_kernels(struct session *s, const struct options *o)
+/* A git tree of fpubench.conf: its branch as it is, one kernel named after the tree. */
+static int build_git_tree(struct session *s, const struct conf_tree *tree, const char *fragment)
+{
+	git_oid commit;
+	int err;
+
+	if ((err = kernel_tree_resolve(tree->repo, tree->branch ? tree->branch : "HEAD",
+				       &commit)) < 0 ||
+	    (err = kernel_tree_open_repo(&s->tree, s->cfg.cache, tree->repo)) < 0)
+		return err;
+	return session_add_kernel(s, tree->name, &commit, fragment);
+}
+
+/*
+ * The kernels `run` and `test` boot: variants of the series on the Debian
+ * tree, a git tree's branch (run with fpubench.conf), or a tree as it is.
+ */
+static int build_kernels(struct session *s, const struct options *o, const struct conf_tree *tree)
 {
 	char *fragment = fragment_path(o);
 	struct series *series = NULL;
@@ -259,6 +309,10 @@ static int build_kernels(struct session *s, const struct options *o)
 
 	if ((err = check_inputs(o, fragment)) < 0)
 		goto out;
+	if (tree && tree->source == CONF_TREE_GIT) {
+		err = build_git_tree(s, tree, fragment);
+		goto out;
+	}
 	if (o->tree) {
 		/* One build directory per tree, so `git bisect run` builds incrementally. */
 		char *abs = path_absolute(o->tree), hex[9], *variant;
@@ -274,7 +328,8 @@ static int build_kernels(struct session *s, const struct options *o)
 		goto out;
 	}
 	if ((err = series_load(&series, o->patches)) < 0 ||
-	    (err = kernel_tree_open(&s->tree, s->cfg.cache, o->tarball)) < 0)
+	    (err = kernel_tree_open(&s->tree, s->cfg.cache,
+				    tree && tree->tarball ? tree->tarball : o->tarball)) < 0)
 		goto out;
 
 	if (strcmp(o->command, "test") == 0) {
@@ -356,46 +411,82 @@ static int exit_status_for(const struct options *o, const struct matrix *m)
 	return all_ok ? EXIT_OK : EXIT_FAILED;
 }
 
-static int write_results(struct session *s, const char *command, const char *started,
-			 const struct matrix *m)
+static void results_run_init(struct results_run *run, const struct session *s,
+			     const char *command, const char *started, char *finished, size_t size)
 {
-	char finished[32];
-	int err;
-
-	iso_time(finished, sizeof(finished), time(NULL));
-	struct results_run run = {
+	iso_time(finished, size, time(NULL));
+	*run = (struct results_run){
 		.id = s->run_id, .command = command, .started = started,
 		.finished = finished, .hosts = s->hosts, .nhosts = s->nhosts,
 	};
-	if ((err = results_write(s->run_dir, &run, m)) < 0)
+}
+
+/* The config fragment's content hash, which with the tree names a history line. */
+static int fragment_hash(const char *fragment, char hash[13])
+{
+	struct strbuf sb = STRBUF_INIT;
+	git_oid oid;
+	int err;
+
+	if ((err = file_read(fragment, &sb)) < 0)
 		return err;
-	results_print_matrix(stdout, m);
-	if (m->interrupted)
-		return ERR_INTERRUPTED;
-	if ((err = session_mark_latest(s)) < 0)
-		return err;
-	printf("results: %s\n", s->run_dir);
+	git_odb_hash(&oid, sb.buf, sb.len, GIT_OBJECT_BLOB);
+	git_oid_tostr(hash, 13, &oid);
+	strbuf_release(&sb);
 	return 0;
 }
 
-/* run and test. */
-static int command_matrix(struct session *s, const struct options *o)
+/*
+ * run and test: build, boot, write the results.  `run` (tree set) also
+ * keeps the run in the history and writes the reports.
+ */
+static int command_matrix(struct session *s, const struct options *o, const struct conf_tree *tree)
 {
 	struct matrix *m = NULL;
-	char started[32];
+	struct record *rec = NULL;
+	struct results_run run;
+	char started[32], finished[32], hash[13];
+	char *fragment = fragment_path(o);
+	bool new_failures = false;
 	int err;
 
 	iso_time(started, sizeof(started), time(NULL));
 	/* The run directory comes last: a run that cannot boot leaves none. */
 	if ((err = session_parse_setups(s, o->cpus, o->ncpus)) < 0 ||
-	    (err = build_kernels(s, o)) < 0 || (err = session_connect(s)) < 0 ||
-	    (err = session_create_run_dir(s)) < 0 ||
-	    (err = session_boot(s, strcmp(o->command, "run") == 0, 1, &m)) < 0)
+	    (err = build_kernels(s, o, tree)) < 0 || (err = session_connect(s)) < 0 ||
+	    (err = session_create_run_dir(s)) < 0)
 		goto out;
-	if ((err = write_results(s, o->command, started, m)) == 0)
-		err = exit_status_for(o, m);
+	if (tree) {
+		if ((err = fragment_hash(fragment, hash)) < 0 ||
+		    (err = record_begin(&rec, s, o->history, o->command, tree->name, hash)) < 0)
+			goto out;
+		s->cfg.on_boot = record_boot;
+		s->cfg.on_boot_arg = rec;
+	}
+	if ((err = session_boot(s, 1, &m)) < 0)
+		goto out;
+	results_run_init(&run, s, o->command, started, finished, sizeof(finished));
+	if ((err = results_write(s->run_dir, &run, m)) < 0)
+		goto out;
+	results_print_matrix(stdout, m);
+	if (rec && (err = record_finish(rec, &run, m, &new_failures)) < 0)
+		goto out;
+	if (m->interrupted) {
+		err = ERR_INTERRUPTED;
+		goto out;
+	}
+	if ((err = session_mark_latest(s)) < 0)
+		goto out;
+	printf("results: %s\n", s->run_dir);
+	err = exit_status_for(o, m);
+	if (err == EXIT_OK && new_failures) {
+		printf("new failures since the previous run: exit status %d\n", EXIT_FAILED);
+		err = EXIT_FAILED;
+	}
 out:
+	record_free(rec);
 	matrix_free(m);
+	free(fragment);
 	return err;
 }
 
@@ -430,7 +521,7 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	if (err < 0)
 		return err;
 	start = clock_seconds();
-	if ((err = session_boot(s, false, c->o->runs, &m)) < 0)
+	if ((err = session_boot(s, c->o->runs, &m)) < 0)
 		return err;
 	step->test_s = clock_seconds() - start;
 	if (m->interrupted) {
@@ -771,13 +862,114 @@ out:
 	return err;
 }
 
+/* Fills what the command line left unset from fpubench.conf. */
+static void options_from_conf(struct options *o, const struct conf *c)
+{
+	if (!o->results)
+		o->results = c->results;
+	if (!o->cache)
+		o->cache = c->cache;
+	if (!o->patches)
+		o->patches = c->series;
+	if (!o->jobs)
+		o->jobs = c->jobs;
+	if (!o->timeout_s)
+		o->timeout_s = c->timeout_s;
+	bool cli_cpus = o->ncpus > 0, cli_tests = o->ntests > 0;
+
+	for (size_t i = 0; !cli_cpus && i < c->nsetups; i++)
+		push(&o->cpus, &o->ncpus, c->setups[i]);
+	for (size_t i = 0; !cli_tests && i < c->ntests; i++)
+		push(&o->tests, &o->ntests, c->tests[i]);
+}
+
+static void options_default(struct options *o)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!o->results)
+		o->results = "results";
+	if (!o->patches)
+		o->patches = FPUBENCH_SRCDIR "/patches";
+	if (!o->jobs)
+		o->jobs = cores > 0 ? (int)cores : 1;
+	if (!o->timeout_s)
+		o->timeout_s = DEFAULT_BOOT_TIMEOUT_S;
+}
+
+static struct session_config session_config_for(const struct options *o, const char *cache,
+						const struct conf *c)
+{
+	return (struct session_config){
+		.cache = cache,
+		.hosts = o->nhosts || !c ? o->hosts : c->hosts,
+		.nhosts = o->nhosts || !c ? o->nhosts : c->nhosts,
+		.results = o->results,
+		.guest_dir = FPUBENCH_GUEST_DIR,
+		.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
+		.seed_variant = TEST_VARIANT_BASE,
+		.jobs = o->jobs,
+		.timeout_s = o->timeout_s,
+		.expect = c,
+		.tests = c ? o->tests : NULL,
+		.ntests = c ? o->ntests : 0,
+	};
+}
+
+/* run: each tree of the config is a run of its own; the worst status wins. */
+static int command_run(struct options *o, const struct conf *c, const char *cache)
+{
+	int status = EXIT_OK;
+
+	for (size_t i = 0; i < c->ntrees && !stop_signal; i++) {
+		struct session s = { .cfg = session_config_for(o, cache, c) };
+		int err;
+
+		if (c->ntrees > 1)
+			printf("tree %s\n", c->trees[i].name);
+		err = command_matrix(&s, o, &c->trees[i]);
+		session_release(&s);
+		if (err < 0) {
+			if (stop_signal)
+				return err;
+			fprintf(stderr, "fpubench: %s\n", error_last());
+			err = error_exit_status(err);
+		}
+		if (err > status)
+			status = err;
+	}
+	return status;
+}
+
+/* history: past runs and their cells, newest first. */
+static int command_history(const struct options *o)
+{
+	struct history *h;
+	struct history_query q = {
+		.test = o->ntests ? o->tests[0] : NULL,
+		.cpu = o->ncpus ? o->cpus[0] : NULL,
+		.last = (size_t)o->last,
+	};
+	int err;
+
+	if (o->ntests > 1 || o->ncpus > 1)
+		return error_set(ERR_USAGE, "'history' takes one --test and one --cpu");
+	if (!file_exists(o->history))
+		return error_set(ERR_NOTFOUND, "no history database '%s' (no run yet?)", o->history);
+	if ((err = history_open(&h, o->history)) < 0)
+		return err;
+	err = history_print(h, &q, stdout);
+	history_free(h);
+	return err;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
 	struct session s = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
-	long cores = sysconf(_SC_NPROCESSORS_ONLN);
-	char *cache = NULL;
+	struct conf *conf = NULL;
+	char *cache = NULL, *history = NULL;
 	int status;
 
 	if (argc >= 2 && strcmp(argv[1], "provenance") == 0) {
@@ -787,7 +979,7 @@ int main(int argc, char **argv)
 		return status;
 	}
 	if (argc < 2 || (strcmp(argv[1], "run") != 0 && strcmp(argv[1], "test") != 0 &&
-			 strcmp(argv[1], "bisect") != 0)) {
+			 strcmp(argv[1], "bisect") != 0 && strcmp(argv[1], "history") != 0)) {
 		if (argc >= 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
 			fputs(usage_text, stdout);
 			return EXIT_OK;
@@ -798,34 +990,32 @@ int main(int argc, char **argv)
 	}
 	o = (struct options){
 		.command = argv[1],
-		.patches = FPUBENCH_SRCDIR "/patches",
-		.results = "results",
 		.tarball = getenv("FPUBENCH_TARBALL") ? getenv("FPUBENCH_TARBALL") : DEFAULT_TARBALL,
 		.repo = ".",
-		.jobs = cores > 0 ? (int)cores : 1,
 		.runs = 1,
-		.timeout_s = DEFAULT_BOOT_TIMEOUT_S,
 	};
 	status = parse_options(&o, argc - 1, argv + 1);
+	if (status == 0 && strcmp(o.command, "run") == 0 &&
+	    (status = conf_load(&conf, o.conf_path ? o.conf_path : DEFAULT_CONF)) == 0)
+		options_from_conf(&o, conf);
 	if (status == 0) {
+		options_default(&o);
 		cache = o.cache ? xstrdup(o.cache) : default_cache();
-		s.cfg = (struct session_config){
-			.cache = cache,
-			.uris = o.uris,
-			.nuris = o.nuris,
-			.results = o.results,
-			.guest_dir = FPUBENCH_GUEST_DIR,
-			.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
-			.seed_variant = TEST_VARIANT_BASE,
-			.jobs = o.jobs,
-			.timeout_s = o.timeout_s,
-		};
+		history = o.history ? xstrdup(o.history) : xasprintf("%s/history.db", cache);
+		o.history = history;
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		git_libgit2_init();
-		status = strcmp(o.command, "bisect") == 0 ? command_bisect(&s, &o)
-							 : command_matrix(&s, &o);
+		if (strcmp(o.command, "history") == 0) {
+			status = command_history(&o);
+		} else if (conf) {
+			status = command_run(&o, conf, cache);
+		} else {
+			s.cfg = session_config_for(&o, cache, NULL);
+			status = strcmp(o.command, "bisect") == 0 ? command_bisect(&s, &o)
+								 : command_matrix(&s, &o, NULL);
+		}
 	}
 	if (status < 0) {
 		if (stop_signal)
@@ -837,11 +1027,15 @@ int main(int argc, char **argv)
 	}
 	session_release(&s);
 	git_libgit2_shutdown();
+	conf_free(conf);
 	free(cache);
+	free(history);
 	free(o.cpus);
 	free(o.variants);
 	free(o.extra_patches);
 	free(o.tests);
-	free(o.uris);
+	for (size_t i = 0; i < o.nhosts; i++)
+		conf_host_release(&o.hosts[i]);
+	free(o.hosts);
 	return status;
 }

@@ -4,7 +4,6 @@
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
-#include "plan.h"
 #include "strbuf.h"
 
 #include <pthread.h>
@@ -176,6 +175,24 @@ static void group_drop_cells(struct group *g)
 	g->ncells = 0;
 }
 
+/* Whether a cell stays: every cell about the boot itself, and the selected tests'. */
+static bool cell_selected(const struct matrix_options *o, const struct matrix_cell *c,
+			  const struct console_report *r)
+{
+	bool is_test = false;
+
+	if (!o->ntests)
+		return true;
+	for (size_t i = 0; r && i < r->ntests && !is_test; i++)
+		is_test = strcmp(r->tests[i].name, c->test) == 0;
+	if (!is_test)
+		return true;
+	for (size_t i = 0; i < o->ntests; i++)
+		if (strcmp(o->tests[i], c->test) == 0)
+			return true;
+	return false;
+}
+
 /* Fills in what every cell of the group shares, for cells [first, ncells). */
 static void group_complete_cells(struct runner *r, struct group *g, size_t first, size_t host)
 {
@@ -187,9 +204,12 @@ static void group_complete_cells(struct runner *r, struct group *g, size_t first
 		c->kernel = g->kernel;
 		c->cpu = g->cpu;
 		c->host = xstrdup(o->hosts[host].uri);
-		c->expected = o->check_expectations
-			? plan_expect(g->kernel->variant, cpu_setup_uses_fsave(g->cpu), c->test)
-			: VERDICT_PASS;
+		const struct conf_expect *e = o->expect
+			? conf_expect_find(o->expect, g->kernel->variant, cpu_setup_uses_fsave(g->cpu),
+					   c->test)
+			: NULL;
+
+		c->expected = e ? e->status : VERDICT_PASS;
 		c->met = verdict_meets(c->status, c->expected);
 	}
 }
@@ -253,8 +273,16 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	*resume = matrix_cells_from_report(report, outcome.timed_out,
 					   cpu_setup_uses_fsave(g->cpu), outcome.seconds,
 					   &g->cells, &g->ncells);
-	for (size_t i = first; i < g->ncells; i++)
-		g->cells[i].console = xstrdup(console_rel);
+	size_t kept = first;
+	for (size_t i = first; i < g->ncells; i++) {
+		if (!cell_selected(o, &g->cells[i], report)) {
+			matrix_cell_release(&g->cells[i]);
+			continue;
+		}
+		g->cells[kept] = g->cells[i];
+		g->cells[kept++].console = xstrdup(console_rel);
+	}
+	g->ncells = kept;
 out:
 	console_report_free(report);
 	strbuf_release(&cmdline);

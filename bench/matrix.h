@@ -13,6 +13,7 @@
 #ifndef FPUBENCH_MATRIX_H
 #define FPUBENCH_MATRIX_H
 
+#include "conf.h"
 #include "cpu.h"
 #include "verdict.h"
 
@@ -64,7 +65,9 @@ struct matrix_options {
 	int round;		/* tells apart boots of one run in names and logs */
 	const char *run_dir;	/* absolute */
 	double boot_timeout_s;
-	bool check_expectations;	/* false: every cell is expected to pass */
+	const struct conf *expect;	/* its [expect] rules; NULL: every cell is to pass */
+	const char *const *tests;	/* keep only these tests' cells; none: all */
+	size_t ntests;
 	matrix_boot_fn *on_boot;	/* or NULL */
 	void *on_boot_arg;
 };

@@ -31,6 +31,7 @@ struct record {
 	struct session *s;
 	struct history *h;
 	int64_t run_id;
+	char *tree_name;
 	int64_t *kernel_ids;	/* by index in s->kernels */
 	int store_err;		/* the first cell that could not be stored */
 	char *store_message;
@@ -49,16 +50,17 @@ static char *host_name(void)
 	return xstrdup(name);
 }
 
-int record_begin(struct record **out, struct session *s, const char *command,
-		 const char *line, const char *config_hash)
+int record_begin(struct record **out, struct session *s, const char *db_path,
+		 const char *command, const char *tree_name, const char *config_hash)
 {
 	struct record *r = xcalloc(1, sizeof(*r));
-	char *db = xasprintf("%s/history.db", s->cfg.cache);
+	char *line = xasprintf("%s %s", tree_name, config_hash);
 	char *host = host_name();
 	int err;
 
 	r->s = s;
-	if ((err = history_open(&r->h, db)) < 0)
+	r->tree_name = xstrdup(tree_name);
+	if ((err = history_open(&r->h, db_path)) < 0)
 		goto out;
 	struct history_run_info info = {
 		.line = line,
@@ -86,7 +88,7 @@ int record_begin(struct record **out, struct session *s, const char *command,
 	}
 	progress_init(&r->progress, stderr, "booting");
 out:
-	free(db);
+	free(line);
 	free(host);
 	if (err < 0) {
 		record_free(r);
@@ -177,6 +179,7 @@ static int write_reports(struct record *r, const struct results_run *run, const 
 		.strips = strips,
 		.prov = prov,
 		.nprov = s->nkernels,
+		.tree_name = r->tree_name,
 	};
 	err = report_write(&in);
 out:
@@ -220,6 +223,7 @@ void record_free(struct record *r)
 		return;
 	history_free(r->h);
 	free(r->kernel_ids);
+	free(r->tree_name);
 	free(r->store_message);
 	free(r);
 }

@@ -1,6 +1,6 @@
 /*
  * record: what a matrix run leaves behind besides results.json.  Its rows
- * in the history database (<cache>/history.db), written as each boot
+ * in the history database (by default <cache>/history.db), written as each boot
  * ends, so a killed run keeps what it finished; the comparison with the
  * previous complete run of its line, printed; and report.html, junit.xml
  * and kcidb.json in the run directory.  It also shows the boots' progress.
@@ -20,13 +20,13 @@
 struct record;
 
 /*
- * Opens the history and adds a "running" run of `line` (what runs are
- * compared within: the tree and the config fragment) with the session's
- * kernels.  Call it after the run directory exists, and set the session's
+ * Opens the history at db_path and adds a "running" run with the session's kernels.
+ * Its line, what runs are compared within, is the tree's name and the
+ * config fragment's hash.  Call it after the run directory exists, and set the session's
  * on_boot to record_boot with the record as its argument.
  */
-int record_begin(struct record **out, struct session *s, const char *command,
-		 const char *line, const char *config_hash);
+int record_begin(struct record **out, struct session *s, const char *db_path,
+		 const char *command, const char *tree_name, const char *config_hash);
 
 /* A matrix_boot_fn: stores the boot's cells and updates the progress line. */
 void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,

@@ -104,26 +104,6 @@ void session_clear_kernels(struct session *s)
 	s->nkernels = 0;
 }
 
-/* "[JOBS@]URI": a scheme cannot start with a digit, so a leading "N@" is a count. */
-static int host_parse(const char *spec, int default_jobs, char **uri, int *jobs)
-{
-	const char *given = spec;
-	const char *at = strchr(spec, '@');
-	size_t digits = strspn(spec, "0123456789");
-
-	*jobs = default_jobs;
-	if (at && digits > 0 && spec + digits == at) {
-		*jobs = atoi(spec);
-		spec = at + 1;
-		if (*jobs < 1 || *jobs > 1024)
-			return error_set(ERR_USAGE, "bad number of guests in '%s'", given);
-	}
-	if (!*spec || !strstr(spec, ":"))
-		return error_set(ERR_USAGE, "bad libvirt URI '%s'", given);
-	*uri = xstrdup(spec);
-	return 0;
-}
-
 static bool uri_is_embedded(const char *uri)
 {
 	return strncmp(uri, "qemu:///embed", strlen("qemu:///embed")) == 0;
@@ -146,7 +126,7 @@ static int host_connect(struct session *s, struct matrix_host *h)
 
 int session_connect(struct session *s)
 {
-	size_t n = s->cfg.nuris ? s->cfg.nuris : 1;
+	size_t n = s->cfg.nhosts ? s->cfg.nhosts : 1;
 	int err;
 
 	s->hosts = xcalloc(n, sizeof(*s->hosts));
@@ -154,10 +134,9 @@ int session_connect(struct session *s)
 	for (size_t i = 0; i < n; i++) {
 		struct matrix_host *h = &s->hosts[s->nhosts];
 
-		if (s->cfg.nuris) {
-			err = host_parse(s->cfg.uris[i], s->cfg.jobs, &s->uris[i], &h->jobs);
-			if (err < 0)
-				return err;
+		if (s->cfg.nhosts) {
+			s->uris[i] = xstrdup(s->cfg.hosts[i].uri);
+			h->jobs = s->cfg.hosts[i].jobs ? s->cfg.hosts[i].jobs : s->cfg.jobs;
 		} else {
 			char *root = xasprintf("%s/libvirt", s->tree->cache);
 			s->uris[i] = guest_embed_uri(root);
@@ -221,7 +200,7 @@ static void matrix_append(struct matrix *into, struct matrix *from)
 	free(from);
 }
 
-int session_boot(struct session *s, bool check_expectations, int repeat, struct matrix **out)
+int session_boot(struct session *s, int repeat, struct matrix **out)
 {
 	struct matrix *all = xcalloc(1, sizeof(*all));
 	int err = 0;
@@ -237,7 +216,9 @@ int session_boot(struct session *s, bool check_expectations, int repeat, struct 
 			.round = ++s->rounds,
 			.run_dir = s->run_dir,
 			.boot_timeout_s = s->cfg.timeout_s,
-			.check_expectations = check_expectations,
+			.expect = s->cfg.expect,
+			.tests = s->cfg.tests,
+			.ntests = s->cfg.ntests,
 			.on_boot = s->cfg.on_boot,
 			.on_boot_arg = s->cfg.on_boot_arg,
 		};

@@ -10,6 +10,7 @@
 #ifndef FPUBENCH_SESSION_H
 #define FPUBENCH_SESSION_H
 
+#include "conf.h"
 #include "cpu.h"
 #include "kernel.h"
 #include "matrix.h"
@@ -20,14 +21,17 @@ struct guest_conn;
 
 struct session_config {
 	const char *cache;
-	const char *const *uris;	/* "[JOBS@]URI" each; none: the embedded driver in the cache */
-	size_t nuris;
+	const struct conf_host *hosts;	/* none: the embedded driver in the cache */
+	size_t nhosts;
 	const char *results;
 	const char *guest_dir;	/* holds init */
 	const char *kmod_src;
 	const char *seed_variant;	/* a first build directory starts as a copy of its */
 	int jobs;		/* make jobs, and guests per host unless its spec says */
 	double timeout_s;
+	const struct conf *expect;	/* the [expect] rules; NULL: every cell is to pass */
+	const char *const *tests;	/* cells of only these tests are kept; none: all */
+	size_t ntests;
 	matrix_boot_fn *on_boot;	/* told of each boot's cells, or NULL */
 	void *on_boot_arg;
 };
@@ -63,7 +67,7 @@ void session_clear_kernels(struct session *s);
 
 /*
  * Connects to every host, clears stale domains in embedded roots, checks
- * the CPU models on each.  A spec that is not "[JOBS@]URI" is ERR_USAGE.
+ * the CPU models on each.
  */
 int session_connect(struct session *s);
 
@@ -74,7 +78,7 @@ int session_create_run_dir(struct session *s);
  * Boots every kernel on every setup `repeat` times and returns the cells;
  * the payload of kernels that have none yet is built first.
  */
-int session_boot(struct session *s, bool check_expectations, int repeat, struct matrix **out);
+int session_boot(struct session *s, int repeat, struct matrix **out);
 
 /* Points results/latest at this run. */
 int session_mark_latest(struct session *s);

@@ -76,6 +76,65 @@ check "results.json: unpatched crashes on FSAVE" \
 check "results.json: unpatched passes on FXSAVE" cell_is unpatched "$FXSAVE_CPU" fpu_seed "pass -"
 check "results.ktap is KTAP" grep -q '^KTAP version 1$' "$RESULTS/latest/results.ktap"
 
+# Nightly: the history, the comparison and the reports, over two libvirt hosts (the
+# embedded driver and a private libvirtd); the second run is compared with the first.
+HISTORY="$WORK/history.db"
+NIGHTLY="$WORK/nightly"
+DAEMON_DIR="$WORK/libvirtd"
+if DAEMON_URI=$("$ROOT/scripts/libvirtd-local.sh" start "$DAEMON_DIR"); then
+	trap '"$ROOT/scripts/libvirtd-local.sh" stop "$DAEMON_DIR" >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+fi
+EMBED_URI="qemu:///embed?root=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}/libvirt"
+nightly() {	# nightly: one run of the matrix over both hosts
+	status_is 0 "$FPUBENCH" run --results "$NIGHTLY" --history "$HISTORY" \
+		--cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU" --uri "$EMBED_URI" --uri "$DAEMON_URI"
+}
+hosts_used() {	# both hosts ran cells
+	python3 - "$NIGHTLY/latest/results.json" <<'PY'
+import json, sys
+hosts = {c["host"] for c in json.load(open(sys.argv[1]))}
+sys.exit(0 if len(hosts) == 2 else print("# hosts:", hosts) or 1)
+PY
+}
+check "nightly run 1 over two hosts" nightly
+check "run 1 has nothing to compare with" grep -q "no previous complete run" "$WORK/out"
+check "nightly run 2 over two hosts" nightly
+sed 's/^/# /' "$WORK/out" | tail -n 8
+check "run 2 is compared with run 1" grep -q "compared with the previous run" "$WORK/out"
+check "run 2 has no new failure" sh -c "! grep -q 'new failure' '$WORK/out'"
+check "cells are spread over both hosts" hosts_used
+check "the history holds both runs" sh -c "'$FPUBENCH' history --history '$HISTORY' --cpu '$FSAVE_CPU' --test fpu_seed |
+	grep -c '^run ' | grep -qx 2"
+check "junit.xml validates" \
+	xmllint --noout --schema "$ROOT/tests/schemas/junit.xsd" "$NIGHTLY/latest/junit.xml"
+check "kcidb.json validates" "$ROOT/tests/schemas/validate-json" \
+	"$NIGHTLY/latest/kcidb.json" "$ROOT/tests/schemas/kcidb.v4.json"
+check "report.html renders with the matrix in Chromium" \
+	"$ROOT/tests/e2e/report-browser.sh" "$NIGHTLY/latest"
+# Run 2's report and its screenshot stay as CI artefacts.
+mkdir -p "$ROOT/build/e2e-report" && cp -r "$NIGHTLY/latest/." "$ROOT/build/e2e-report/"
+# A "patched" that is the regression, under a config that expects its crash: every
+# expectation is met, yet the cell went from pass to crash, and that fails the run.
+mkdir -p "$WORK/swapped"
+cp "$ROOT"/patches/*.patch "$ROOT/patches/series" "$ROOT/patches/fpu.config" "$WORK/swapped/"
+sed -n 's/^unpatched /patched /p' "$ROOT/patches/variants" >"$WORK/swapped/variants"
+cat >"$WORK/swapped.conf" <<EOF
+[run]
+series = swapped
+[cpu]
+setup = $FSAVE_CPU
+[tests]
+test = fpu_seed
+[expect]
+patched fsave fpu_seed = crash
+EOF
+check "a new failure fails a run that met its expectations" \
+	status_is 1 "$FPUBENCH" run --config "$WORK/swapped.conf" --results "$NIGHTLY" --history "$HISTORY"
+check "the comparison names the new failure" \
+	grep -q "new failure: patched $FSAVE_CPU fpu_seed: pass -> crash" "$WORK/out"
+check "its cells met their expectations" sh -c "grep -q '\"met\": true' '$NIGHTLY/latest/results.json' &&
+	! grep -q '\"met\": false' '$NIGHTLY/latest/results.json'"
+
 check "test exits 0 on patched" status_is 0 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU"
 for f in fsave-regression.mbox fsave-regression.diff fsave-regression.plain.diff; do
 	check "test --patch $f exits 1" \

@@ -6,7 +6,6 @@
 #include <cmocka.h>
 
 #include "error.h"
-#include "plan.h"
 #include "verdict.h"
 
 static void test_names_round_trip(void **state)
@@ -34,15 +33,6 @@ static void test_worst_and_meets(void **state)
 	assert_false(verdict_meets(VERDICT_SKIP, VERDICT_CRASH));
 }
 
-static void test_expectations(void **state)
-{
-	(void)state;
-	assert_int_equal(plan_expect("patched", true, "fpu_seed"), VERDICT_PASS);
-	assert_int_equal(plan_expect("patched", false, "fpu_seed"), VERDICT_PASS);
-	assert_int_equal(plan_expect("unpatched", true, "fpu_seed"), VERDICT_CRASH);
-	assert_int_equal(plan_expect("unpatched", false, "fpu_seed"), VERDICT_PASS);
-}
-
 static void test_exit_statuses(void **state)
 {
 	(void)state;
@@ -66,7 +56,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names_round_trip),
 		cmocka_unit_test(test_worst_and_meets),
-		cmocka_unit_test(test_expectations),
 		cmocka_unit_test(test_exit_statuses),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
