@@ -8,7 +8,8 @@
  * row, a cell's row.  A run is "running" until history_end_run() marks it
  * "complete" or "interrupted"; a run whose bench process died (SIGKILL)
  * stays "running" until the next history_open() finds its pid gone and
- * marks it "interrupted".  So a killed run keeps the cells it finished.
+ * marks it "interrupted", with no end time.  So a killed run keeps the
+ * cells it finished.
  *
  * Runs are compared within a "line": a string naming the kernel tree and
  * configuration (the caller's choice, e.g. tree commit + fragment hash),
@@ -35,13 +36,13 @@ int history_open(struct history **out, const char *path);
 
 void history_free(struct history *h);
 
-/* The schema version the database is at (the number of migrations). */
+/* The schema version the database is at (the number of migrations), or an ERR_* code. */
 int history_schema_version(struct history *h);
 
 struct history_run_info {
 	const char *line;	/* what runs are compared within */
 	const char *command;	/* "run", "test", ... */
-	const char *host;
+	const char *host;	/* gethostname(): pids are checked on their host only */
 	const char *version;	/* the bench's version (git describe) */
 	const char *run_dir;	/* the run directory, absolute */
 	int64_t started;	/* seconds since the epoch */
@@ -96,6 +97,8 @@ struct history_change_entry {
 	char *test;
 	enum verdict before;	/* in the previous run (VERDICT_COUNT: none) */
 	enum verdict now;
+	enum verdict *recent;	/* its statuses in the last 10 runs, oldest first */
+	size_t nrecent;		/* at least 1: the last is `now` */
 };
 
 struct history_diff {
@@ -106,7 +109,11 @@ struct history_diff {
 
 /*
  * Compares run_id with the last complete run of the same line before it.
- * A run with no predecessor gives an empty diff with previous_run 0.
+ * The last 10 runs are the line's complete and interrupted ones up to
+ * run_id, and run_id itself whatever its status.  A run with no complete
+ * predecessor gives previous_run 0 and flaky entries only.  A cell that
+ * is both a new failure (or fixed) and flaky gets an entry of each kind.
+ * Entries are sorted by change, then variant, cpu, test.
  */
 int history_compare(struct history *h, int64_t run_id, struct history_diff **out);
 
@@ -115,7 +122,11 @@ void history_diff_free(struct history_diff *d);
 /* Counts the entries of one kind. */
 size_t history_diff_count(const struct history_diff *d, enum history_change change);
 
-/* The diff as readable lines ("new failure: patched 486 fpu_seed pass -> crash"). */
+/*
+ * The diff as readable lines: a summary, then one line an entry
+ * ("new failure: patched 486 fpu_seed: pass -> crash",
+ * "flaky: patched 486 fpu_seed (pass crash pass)").
+ */
 void history_diff_print(FILE *f, const struct history_diff *d);
 
 /* The last results of one cell, oldest first, up to and including run_id. */
@@ -133,15 +144,22 @@ struct history_strips {
 	size_t n;
 };
 
-/* One strip for each cell of run_id, each of at most `max` results of its line. */
+/*
+ * One strip for each cell of run_id, sorted by variant, cpu, test, over the
+ * last `max` runs of its line (counted as in history_compare()); a run
+ * without the cell leaves no entry.
+ */
 int history_strips(struct history *h, int64_t run_id, size_t max, struct history_strips **out);
 
 void history_strips_free(struct history_strips *s);
 
-/* What `fpubench history` shows: filters may be NULL; last 0 means every run. */
+/*
+ * What `fpubench history` shows: filters may be NULL; last 0 means every
+ * run.  With a filter, only runs with a matching cell are shown and counted.
+ */
 struct history_query {
 	const char *test;
-	const char *cpu;
+	const char *cpu;	/* a setup ("pentium3:nofxsr") or a model ("pentium3") */
 	size_t last;		/* the last N runs */
 };
 
