@@ -530,11 +530,11 @@ static bool strip_has_change(const struct history_strip *s, enum verdict before,
 	size_t flips = 0;
 
 	switch (change) {
-	case HISTORY_NEW_FAILURE:
+	case HISTORY_CHANGE_NEW_FAILURE:
 		return is_failure(now) && (before == VERDICT_PASS || before == VERDICT_SKIP);
-	case HISTORY_FIXED:
+	case HISTORY_CHANGE_FIXED:
 		return is_failure(before) && now == VERDICT_PASS;
-	case HISTORY_FLAKY:
+	case HISTORY_CHANGE_FLAKY:
 		for (size_t i = 1; i < s->n; i++)
 			flips += s->statuses[i] != s->statuses[i - 1];
 		return flips >= FLAKY_CHANGES;
@@ -576,7 +576,7 @@ int history_compare(struct history *h, int64_t run_id, struct history_diff **out
 	    (err = load_strips(h, run_id, FLAKY_RUNS, d->previous_run, &s, &before)) < 0)
 		goto out;
 	/* The strips come sorted by key: one pass a kind sorts the entries. */
-	for (int change = HISTORY_NEW_FAILURE; change <= HISTORY_FLAKY; change++)
+	for (int change = HISTORY_CHANGE_NEW_FAILURE; change <= HISTORY_CHANGE_FLAKY; change++)
 		for (size_t i = 0; i < s->n; i++)
 			if (strip_has_change(&s->strips[i], before[i], change))
 				diff_add(d, change, &s->strips[i], before[i]);
@@ -617,16 +617,16 @@ void history_diff_print(FILE *f, const struct history_diff *d)
 {
 	if (d->previous_run)
 		fprintf(f, "compared with run %" PRId64 ": new failures %zu, fixed %zu, flaky %zu\n",
-			d->previous_run, history_diff_count(d, HISTORY_NEW_FAILURE),
-			history_diff_count(d, HISTORY_FIXED), history_diff_count(d, HISTORY_FLAKY));
+			d->previous_run, history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
+			history_diff_count(d, HISTORY_CHANGE_FIXED), history_diff_count(d, HISTORY_CHANGE_FLAKY));
 	else
 		fprintf(f, "no previous complete run to compare with\n");
 	for (size_t i = 0; i < d->nentries; i++) {
 		const struct history_change_entry *e = &d->entries[i];
 
-		if (e->change != HISTORY_FLAKY) {
+		if (e->change != HISTORY_CHANGE_FLAKY) {
 			fprintf(f, "%s: %s %s %s: %s -> %s\n",
-				e->change == HISTORY_NEW_FAILURE ? "new failure" : "fixed", e->variant,
+				e->change == HISTORY_CHANGE_NEW_FAILURE ? "new failure" : "fixed", e->variant,
 				e->cpu, e->test, verdict_name(e->before), verdict_name(e->now));
 			continue;
 		}

@@ -85,9 +85,9 @@ int history_end_run(struct history *h, int64_t run_id, bool complete);
 
 /* What happened to one cell between the previous run and this one. */
 enum history_change {
-	HISTORY_NEW_FAILURE,	/* pass (or skip) before, fail/crash/timeout now */
-	HISTORY_FIXED,		/* fail/crash/timeout before, pass now */
-	HISTORY_FLAKY,		/* flipped status at least twice in the last 10 runs */
+	HISTORY_CHANGE_NEW_FAILURE,	/* pass (or skip) before, fail/crash/timeout now */
+	HISTORY_CHANGE_FIXED,		/* fail/crash/timeout before, pass now */
+	HISTORY_CHANGE_FLAKY,		/* flipped status at least twice in the last 10 runs */
 };
 
 struct history_change_entry {

@@ -208,9 +208,8 @@ int record_finish(struct record *r, const struct results_run *run, const struct 
 	if (!m->interrupted) {
 		if ((err = history_compare(r->h, r->run_id, &diff)) < 0)
 			return err;
-		printf("compared with the previous run of this line:\n");
 		history_diff_print(stdout, diff);
-		*new_failures = history_diff_count(diff, HISTORY_NEW_FAILURE) > 0;
+		*new_failures = history_diff_count(diff, HISTORY_CHANGE_NEW_FAILURE) > 0;
 	}
 	err = write_reports(r, run, m, diff);
 	history_diff_free(diff);

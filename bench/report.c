@@ -480,9 +480,9 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 	static const struct {
 		const char *id, *title;
 	} kinds[] = {
-		[HISTORY_NEW_FAILURE] = { "new-failures", "New failures" },
-		[HISTORY_FIXED] = { "fixed", "Fixed" },
-		[HISTORY_FLAKY] = { "flaky", "Flaky (flipped at least twice in the last 10 runs)" },
+		[HISTORY_CHANGE_NEW_FAILURE] = { "new-failures", "New failures" },
+		[HISTORY_CHANGE_FIXED] = { "fixed", "Fixed" },
+		[HISTORY_CHANGE_FLAKY] = { "flaky", "Flaky (flipped at least twice in the last 10 runs)" },
 	};
 
 	strbuf_addstr(sb, "<h2>Compared with the previous run</h2>\n");

@@ -504,16 +504,16 @@ static void test_compare_new_failures_and_fixed(void **state)
 	 * before is no new failure, and one flip is no flake.
 	 */
 	assert_int_equal(d->nentries, 3);
-	assert_int_equal(history_diff_count(d, HISTORY_NEW_FAILURE), 2);
-	assert_int_equal(history_diff_count(d, HISTORY_FIXED), 1);
-	assert_int_equal(history_diff_count(d, HISTORY_FLAKY), 0);
-	assert_int_equal(d->entries[0].change, HISTORY_NEW_FAILURE);
+	assert_int_equal(history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE), 2);
+	assert_int_equal(history_diff_count(d, HISTORY_CHANGE_FIXED), 1);
+	assert_int_equal(history_diff_count(d, HISTORY_CHANGE_FLAKY), 0);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_NEW_FAILURE);
 	assert_string_equal(d->entries[0].variant, "patched");
 	assert_int_equal(d->entries[0].before, VERDICT_PASS);
 	assert_int_equal(d->entries[0].now, VERDICT_CRASH);
 	assert_int_equal(d->entries[0].nrecent, 2);
 	assert_string_equal(d->entries[1].variant, "unpatched");
-	assert_int_equal(d->entries[2].change, HISTORY_FIXED);
+	assert_int_equal(d->entries[2].change, HISTORY_CHANGE_FIXED);
 	text = print_diff(d);
 	assert_string_equal(text, "compared with run 1: new failures 2, fixed 1, flaky 0\n"
 			    "new failure: patched 486 fpu_seed: pass -> crash\n"
@@ -542,14 +542,14 @@ static void test_compare_within_the_line(void **state)
 	assert_int_equal(history_compare(h, a2, &d), 0);
 	assert_int_equal(d->previous_run, a1);
 	assert_int_equal(d->nentries, 1);
-	assert_int_equal(d->entries[0].change, HISTORY_NEW_FAILURE);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_NEW_FAILURE);
 	assert_int_equal(d->entries[0].nrecent, 2);	/* the running run is left out */
 	history_diff_free(d);
 
 	assert_int_equal(history_compare(h, b2, &d), 0);
 	assert_int_equal(d->previous_run, b1);
 	assert_int_equal(d->nentries, 1);
-	assert_int_equal(d->entries[0].change, HISTORY_FIXED);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_FIXED);
 	history_diff_free(d);
 	history_free(h);
 }
@@ -585,8 +585,8 @@ static void test_compare_flaky_rule(void **state)
 	assert_int_equal(history_open(&h, t->path), 0);
 	d = compare_sequence(t, h, "twice", twice, 3, NULL);
 	assert_int_equal(d->nentries, 2);
-	assert_int_equal(d->entries[0].change, HISTORY_FIXED);
-	assert_int_equal(d->entries[1].change, HISTORY_FLAKY);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_FIXED);
+	assert_int_equal(d->entries[1].change, HISTORY_CHANGE_FLAKY);
 	assert_int_equal(d->entries[1].before, VERDICT_CRASH);
 	assert_int_equal(d->entries[1].now, VERDICT_PASS);
 	text = print_diff(d);
@@ -596,12 +596,12 @@ static void test_compare_flaky_rule(void **state)
 
 	d = compare_sequence(t, h, "once", once, 3, NULL);
 	assert_int_equal(d->nentries, 1);
-	assert_int_equal(d->entries[0].change, HISTORY_NEW_FAILURE);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_NEW_FAILURE);
 	history_diff_free(d);
 
 	d = compare_sequence(t, h, "edge10", edge, 10, NULL);
 	assert_int_equal(d->nentries, 1);
-	assert_int_equal(d->entries[0].change, HISTORY_FLAKY);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_FLAKY);
 	assert_int_equal(d->entries[0].nrecent, 10);
 	assert_int_equal(d->entries[0].recent[0], VERDICT_PASS);
 	assert_int_equal(d->entries[0].recent[1], VERDICT_CRASH);
@@ -627,7 +627,7 @@ static void test_compare_flaky_over_interrupted_runs(void **state)
 	d = compare_sequence(t, h, "some", seq, 3, some);
 	assert_int_equal(d->previous_run, 1);
 	assert_int_equal(d->nentries, 1);
-	assert_int_equal(d->entries[0].change, HISTORY_FLAKY);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_FLAKY);
 	assert_int_equal(d->entries[0].before, VERDICT_PASS);
 	history_diff_free(d);
 

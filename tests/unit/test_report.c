@@ -101,7 +101,7 @@ static int setup(void **state)
 	f->cells[7].reason = "wait4: expected si_code 3, got 0";
 	f->m = (struct matrix){ .cells = f->cells, .ncells = 8 };
 	f->run = (struct results_run){ .id = "r1", .command = "run", .started = "2026-12-03T09:57:29Z",
-				       .finished = "2026-12-03T09:57:53Z", .uri = h1 };
+				       .finished = "2026-12-03T09:57:53Z" };
 
 	f->strip_statuses[0] = VERDICT_PASS;
 	f->strip_statuses[1] = VERDICT_CRASH;
@@ -112,11 +112,11 @@ static int setup(void **state)
 	f->strip = (struct history_strip){ "unpatched", "pentium3:nofxsr", "fpu_seed",
 					   f->strip_statuses, f->strip_runs, 3 };
 	f->strips = (struct history_strips){ &f->strip, 1 };
-	f->changes[0] = (struct history_change_entry){ HISTORY_NEW_FAILURE, "patched", "qemu32",
+	f->changes[0] = (struct history_change_entry){ HISTORY_CHANGE_NEW_FAILURE, "patched", "qemu32",
 						       "fpu_signal", VERDICT_PASS, VERDICT_FAIL };
-	f->changes[1] = (struct history_change_entry){ HISTORY_FIXED, "unpatched", "qemu32",
+	f->changes[1] = (struct history_change_entry){ HISTORY_CHANGE_FIXED, "unpatched", "qemu32",
 						       "fpu_seed", VERDICT_CRASH, VERDICT_PASS };
-	f->changes[2] = (struct history_change_entry){ HISTORY_FLAKY, "unpatched", "pentium3:nofxsr",
+	f->changes[2] = (struct history_change_entry){ HISTORY_CHANGE_FLAKY, "unpatched", "pentium3:nofxsr",
 						       "fpu_seed", VERDICT_PASS, VERDICT_CRASH };
 	f->diff = (struct history_diff){ 41, f->changes, 3 };
 
