@@ -38,7 +38,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check unit e2e fuzz bench clean
+.PHONY: all deps guest run check unit e2e fuzz bench flake clean
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -129,6 +129,11 @@ fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
 			-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$(t)- \
 			$(FUZZ_DIR)/corpus-$(t) $(seeds_$(t)) 2>&1 | tail -n 12 && \
 		test -z "$$(ls $(FUZZ_DIR)/$(t)-* 2>/dev/null)" &&) true
+
+# Runs the default matrix N times; every cell must give one status.
+N ?= 20
+flake: all
+	scripts/flake.sh $(BUILD)/fpubench $(N)
 
 clean:
 	rm -rf $(BUILD)
