@@ -71,7 +71,9 @@ static const char usage_text[] =
 	"  --tarball FILE   the kernel source (default: " DEFAULT_TARBALL ")\n"
 	"  --jobs N         guests at once and make jobs (default: the number of cores)\n"
 	"  --timeout S      limit for one boot in seconds (default: 60)\n"
-	"  --test NAME      test and bisect: judge by these tests only; repeatable\n";
+	"  --test NAME      test and bisect: judge by these tests only; repeatable\n"
+	"  --guest-dir DIR  run and test: boot DIR/init instead of the built guest's, a\n"
+	"                   testing aid (e.g. build/guest/misbehave/NAME)\n";
 
 struct options {
 	const char *command;
@@ -85,6 +87,7 @@ struct options {
 	const char *good;
 	const char *bad;
 	const char *config;
+	const char *guest_dir;
 	int jobs;
 	int runs;
 	double timeout_s;
@@ -134,6 +137,7 @@ static bool option_allowed(const char *command, int c)
 	case 'p': case 'd': only = "test"; break;
 	case 'R': case 'g': case 'b': case 'n': case 'f': only = "bisect"; break;
 	case 'e': return strcmp(command, "run") != 0;
+	case 'G': return strcmp(command, "bisect") != 0;
 	default: return true;
 	}
 	return strcmp(command, only) == 0;
@@ -169,6 +173,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{ "runs", required_argument, NULL, 'n' },
 		{ "config", required_argument, NULL, 'f' },
 		{ "test", required_argument, NULL, 'e' },
+		{ "guest-dir", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -194,6 +199,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'b': o->bad = optarg; break;
 		case 'f': o->config = optarg; break;
 		case 'e': push(&o->tests, &o->ntests, optarg); break;
+		case 'G': o->guest_dir = optarg; break;
 		case 'j':
 			if ((err = parse_number("--jobs", optarg, 1, &number)) < 0)
 				return err;
@@ -800,6 +806,7 @@ int main(int argc, char **argv)
 		.results = "results",
 		.tarball = getenv("FPUBENCH_TARBALL") ? getenv("FPUBENCH_TARBALL") : DEFAULT_TARBALL,
 		.repo = ".",
+		.guest_dir = FPUBENCH_GUEST_DIR,
 		.jobs = cores > 0 ? (int)cores : 1,
 		.runs = 1,
 		.timeout_s = DEFAULT_BOOT_TIMEOUT_S,
@@ -811,7 +818,7 @@ int main(int argc, char **argv)
 			.cache = cache,
 			.uri = o.uri,
 			.results = o.results,
-			.guest_dir = FPUBENCH_GUEST_DIR,
+			.guest_dir = o.guest_dir,
 			.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
 			.seed_variant = TEST_VARIANT_BASE,
 			.jobs = o.jobs,
