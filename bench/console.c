@@ -377,6 +377,17 @@ static void scan_fpu_mode(struct scanner *sc, struct ktap_span body)
 		sc->r->fpu_mode = "XSAVE";
 }
 
+/* How the boot went, from the kernel's own lines: for the reasons of a boot without results. */
+static void scan_lifecycle(struct scanner *sc, const struct ktap_line *l)
+{
+	if (!l->printk)
+		return;
+	if (span_starts(l->body, "Run ") && span_find(l->body, " as init process"))
+		sc->r->ran_init = true;
+	else if (span_is(l->body, "reboot: Restarting system"))
+		sc->r->rebooted = true;
+}
+
 /* Tests. */
 
 static size_t test_add(struct scanner *sc, int index, struct ktap_span name)
@@ -560,6 +571,7 @@ static void scan_line(struct scanner *sc, const char *p, size_t n)
 	ktap_parse_line(&l, p, n);
 	scan_crash(sc, l.body);
 	scan_fpu_mode(sc, l.body);
+	scan_lifecycle(sc, &l);
 	if (l.kind == KTAP_OTHER)
 		return;
 	if (!l.printk && l.depth == 0)

@@ -80,8 +80,10 @@ struct console_test {		/* one top-level KTAP test of the guest */
 };
 
 struct console_report {
+	bool ran_init;		/* the kernel said "Run /init as init process" */
 	bool reached_init;	/* saw the top-level "KTAP version 1" */
 	bool finished;		/* saw "# fpubench: done" */
+	bool rebooted;		/* the kernel said "reboot: Restarting system" */
 	int planned;		/* N of the top-level plan, -1 if none */
 	int resumed_at;		/* K of "# fpubench: resume K", 1 if absent */
 	const char *fpu_mode;	/* "FSAVE", "FXSAVE", "XSAVE" from x86/fpu boot lines, or NULL */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -22,7 +23,7 @@
 
 #define EMBED_PREFIX "qemu:///embed"
 #define REAP_INTERVAL_MS 50
-#define WAIT_SLICE_S 0.25
+#define WAIT_SLICE_S 0.25	/* also how often the console's size is checked */
 #define POLL_ACTIVE_S 1.0	/* a safety net in case an event is lost */
 #define DESTROY_EVENT_WAIT_S 2.0
 
@@ -167,6 +168,11 @@ static int embed_prepare(const char *root)
 
 	if ((err = dir_create(etc, ERR_CACHE)) < 0)
 		goto out;
+	/* Also for a root made before the bench made it private. */
+	if (chmod(root, 0700) < 0) {
+		err = error_set_errno(ERR_CACHE, "cannot make libvirt root '%s' private", root);
+		goto out;
+	}
 	if (file_read(conf, &have) == 0 && strcmp(have.buf, embed_qemu_conf) == 0)
 		goto out;
 	error_clear();
@@ -176,6 +182,14 @@ out:
 	free(etc);
 	free(conf);
 	return err;
+}
+
+/* Whether the console log grew past the cap; a missing log has not. */
+static bool console_flooded(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && st.st_size > (off_t)GUEST_CONSOLE_MAX;
 }
 
 static int lifecycle_event(virConnectPtr conn, virDomainPtr dom, int event, int detail,
@@ -341,6 +355,7 @@ int guest_domain_xml(const struct guest_spec *spec, char **out)
 			  "  <on_poweroff>destroy</on_poweroff>\n"
 			  "  <on_reboot>destroy</on_reboot>\n"
 			  "  <on_crash>destroy</on_crash>\n"
+			  /* The console only: no <interface>, <disk> or <filesystem> (guest.h). */
 			  "  <devices>\n"
 			  "    <controller type='usb' model='none'/>\n"
 			  "    <serial type='file'>\n      <source path='");
@@ -419,6 +434,10 @@ int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeo
 			out->timed_out = true;
 			break;
 		}
+		if (console_flooded(spec->console)) {
+			out->flooded = true;
+			break;
+		}
 		if (now >= next_poll) {
 			pthread_mutex_unlock(&gc->lock);
 			int active = virDomainIsActive(dom);
@@ -434,7 +453,7 @@ int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeo
 	}
 	pthread_mutex_unlock(&gc->lock);
 
-	if (out->timed_out || out->interrupted) {
+	if (out->timed_out || out->flooded || out->interrupted) {
 		virDomainDestroy(dom);
 		/* Take the stop event now, so it cannot reach a later guest of this name. */
 		struct timespec ts = monotonic_at(clock_seconds() + DESTROY_EVENT_WAIT_S);

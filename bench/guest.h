@@ -8,6 +8,19 @@
  * child subreaper and reaps its qemu zombies: the machine's PID 1 reaps
  * orphans only every second or so, and libvirt waits for the pid to vanish.
  *
+ * A guest gets no network device and no host filesystem: the domain has
+ * no <interface>, <disk>, <filesystem> or <hostdev>, and libvirt starts
+ * QEMU with -nodefaults, so nothing is added behind our back.  The
+ * embedded driver's root is made 0700: it holds the domains' logs and
+ * QEMU's sockets.
+ *
+ * The console cap: QEMU writes the serial console to a file, as fast as
+ * the guest sends it (about 0.5 MB/s under TCG), and a guest may never
+ * stop.  guest_run() checks the file's size every WAIT_SLICE_S (0.25 s)
+ * and destroys the guest once it passes GUEST_CONSOLE_MAX (16 MiB); the
+ * file then ends a little past the cap, by what the guest wrote in that
+ * last slice.  Readers take at most GUEST_CONSOLE_MAX bytes of it.
+ *
  * guest_domain_xml() is pure, for unit tests.
  */
 #ifndef FPUBENCH_GUEST_H
@@ -18,6 +31,7 @@
 #include <stdbool.h>
 
 #define GUEST_NAME_PREFIX "fpubench-"
+#define GUEST_CONSOLE_MAX (16u << 20)	/* bytes of console log a guest may write */
 
 struct guest_conn;
 
@@ -33,6 +47,7 @@ struct guest_spec {
 
 struct guest_outcome {
 	bool timed_out;		/* destroyed after the time limit */
+	bool flooded;		/* destroyed when its console passed GUEST_CONSOLE_MAX */
 	bool interrupted;	/* destroyed because the bench was told to stop */
 	double seconds;		/* from start to stop */
 };
@@ -58,8 +73,9 @@ int guest_destroy_stale(struct guest_conn *gc);
 int guest_domain_xml(const struct guest_spec *spec, char **out);
 
 /*
- * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops
- * or timeout_s passes, destroying it then.  Returns 0 with the outcome, or
+ * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
+ * timeout_s passes or its console passes GUEST_CONSOLE_MAX, destroying it
+ * in the last two cases.  Returns 0 with the outcome, or
  * ERR_LIBVIRT (ERR_CPU for a CPU libvirt refuses) if it did not start.
  */
 int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,

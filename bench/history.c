@@ -4,12 +4,14 @@
 #include "strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -221,10 +223,21 @@ static int mark_dead_runs(struct history *h)
 int history_open(struct history **out, const char *path)
 {
 	struct history *h = xcalloc(1, sizeof(*h));
-	int err;
+	char *lock_path = xasprintf("%s.lock", path);
+	int err, lock_fd;
 
 	*out = NULL;
 	h->path = xstrdup(path);
+	/*
+	 * Creating the file, switching it to WAL and migrating race between
+	 * benches that open a new database at once (sqlite answers "database
+	 * is locked" without waiting), so they take turns on a lock file.
+	 */
+	lock_fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (lock_fd < 0 || flock(lock_fd, LOCK_EX) < 0) {
+		err = error_set_errno(ERR_GENERIC, "cannot open history database '%s'", path);
+		goto out;
+	}
 	if (sqlite3_open_v2(path, &h->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) !=
 	    SQLITE_OK) {
 		err = db_error(h, "open");
@@ -246,6 +259,9 @@ int history_open(struct history **out, const char *path)
 	*out = h;
 	h = NULL;
 out:
+	if (lock_fd >= 0)
+		close(lock_fd);
+	free(lock_path);
 	history_free(h);
 	return err;
 }

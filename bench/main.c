@@ -84,7 +84,9 @@ static const char usage_text[] =
 	"  --test NAME      run: keep these tests' cells only; test and bisect: judge by\n"
 	"                   these tests only; repeatable\n"
 	"  --history FILE   run and history: the database (default: CACHE/history.db)\n"
-	"  --fragment FILE  bisect: the config fragment (default: PATCHES/fpu.config)\n";
+	"  --fragment FILE  bisect: the config fragment (default: PATCHES/fpu.config)\n"
+	"  --guest-dir DIR  run and test: boot DIR/init instead of the built guest's, a\n"
+	"                   testing aid (e.g. build/guest/misbehave/NAME)\n";
 
 struct options {
 	const char *command;
@@ -99,7 +101,7 @@ struct options {
 	const char *fragment;
 	const char *conf_path;
 	const char *history;
-	const char *cpu_filter;
+	const char *guest_dir;
 	int jobs;
 	int last;
 	int runs;
@@ -155,6 +157,7 @@ static bool option_allowed(const char *command, int c)
 	case 'L': only = "history"; break;
 	case 'p': case 'd': only = "test"; break;
 	case 'R': case 'g': case 'b': case 'n': case 'f': only = "bisect"; break;
+	case 'G': return strcmp(command, "bisect") != 0;
 	default: return true;
 	}
 	return strcmp(command, only) == 0;
@@ -193,6 +196,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{ "history", required_argument, NULL, 'H' },
 		{ "last", required_argument, NULL, 'L' },
 		{ "test", required_argument, NULL, 'e' },
+		{ "guest-dir", required_argument, NULL, 'G' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -230,6 +234,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 			o->last = (int)number;
 			break;
 		case 'e': push(&o->tests, &o->ntests, optarg); break;
+		case 'G': o->guest_dir = optarg; break;
 		case 'j':
 			if ((err = parse_number("--jobs", optarg, 1, &number)) < 0)
 				return err;
@@ -905,7 +910,7 @@ static struct session_config session_config_for(const struct options *o, const c
 		.hosts = o->nhosts || !c ? o->hosts : c->hosts,
 		.nhosts = o->nhosts || !c ? o->nhosts : c->nhosts,
 		.results = o->results,
-		.guest_dir = FPUBENCH_GUEST_DIR,
+		.guest_dir = o->guest_dir,
 		.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
 		.seed_variant = TEST_VARIANT_BASE,
 		.jobs = o->jobs,
@@ -992,6 +997,7 @@ int main(int argc, char **argv)
 		.command = argv[1],
 		.tarball = getenv("FPUBENCH_TARBALL") ? getenv("FPUBENCH_TARBALL") : DEFAULT_TARBALL,
 		.repo = ".",
+		.guest_dir = FPUBENCH_GUEST_DIR,
 		.runs = 1,
 	};
 	status = parse_options(&o, argc - 1, argv + 1);

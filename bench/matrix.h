@@ -5,9 +5,11 @@
  * All of a setup's tests run in one boot.  When a test takes the kernel
  * down, the guest is booted again with `fpubench_start=` set past it, so
  * one crash costs one extra boot and the later tests still get verdicts.
- * Boots run in parallel over all hosts, each host's `jobs` at a time; a
- * (kernel, setup) pair whose boot fails for the infrastructure's sake (not
- * the kernel's) is tried once more on another host.  A struct matrix owns its cells;
+ * A (kernel, setup) pair gets at most MATRIX_MAX_BOOTS boots, whatever plan
+ * the guest announces.  Boots run in parallel over all hosts, each host's
+ * `jobs` at a time; a (kernel, setup) pair whose boot fails for the
+ * infrastructure's sake (not the kernel's) is tried once more on another
+ * host.  A struct matrix owns its cells;
  * free it with matrix_free().
  */
 #ifndef FPUBENCH_MATRIX_H
@@ -19,6 +21,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+
+#define MATRIX_MAX_BOOTS 32	/* per (kernel, setup): well above guest-tests' count */
 
 struct guest_conn;
 
@@ -89,15 +93,29 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 void matrix_free(struct matrix *m);
 
+/* How a boot ended. */
+enum matrix_boot_end {
+	MATRIX_BOOT_STOPPED,	/* the guest stopped by itself */
+	MATRIX_BOOT_TIMED_OUT,	/* destroyed at the time limit */
+	MATRIX_BOOT_FLOODED,	/* its console passed GUEST_CONSOLE_MAX (guest.h) */
+};
+
 /*
  * Turns one boot's console report into cells (test, status, crash, reason,
  * duration, fpu_mode; the caller fills in the rest), appending them to
  * *cells.  Returns the test index to resume at in a new boot, or 0 when
  * the boot left nothing to resume.  Pure, for unit tests.
+ *
+ * A test the boot ended in is CRASH (TIMEOUT after the time limit, FAIL
+ * for a console flood) unless a crash report names it anyway; a boot that
+ * ended outside every test is a "boot" cell alike.  When init said "done",
+ * the results must be the plan's tests from the resumed one on, each once;
+ * otherwise a "ktap_plan" cell fails and names the missing and extra ones.
  */
 struct console_report;
-int matrix_cells_from_report(const struct console_report *r, bool timed_out, bool fsave,
-			     double boot_seconds, struct matrix_cell **cells, size_t *ncells);
+int matrix_cells_from_report(const struct console_report *r, enum matrix_boot_end end,
+			     bool fsave, double boot_seconds, struct matrix_cell **cells,
+			     size_t *ncells);
 
 void matrix_cell_release(struct matrix_cell *c);
 

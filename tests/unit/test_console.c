@@ -1,6 +1,7 @@
 /*
  * The console scanner: fixtures in tests/fixtures/console (synth-*.log are
- * written by hand from FINDINGS.md and PROTOCOL.md), inline logs for the
+ * written by hand from FINDINGS.md and PROTOCOL.md; misbehave-*.log are
+ * real consoles of guest-tests/misbehave payloads), inline logs for the
  * edge cases, and the crash title rules one by one.
  */
 #include <stdarg.h>
@@ -249,6 +250,91 @@ static void test_garbage(void **state)
 	assert_int_equal(r->ntests, 0);
 	assert_null(r->crash);
 	assert_null(r->fpu_mode);
+	console_report_free(r);
+}
+
+/* guest-tests/misbehave/garbage.c: escapes, NULs and invalid UTF-8 everywhere. */
+static void test_misbehave_garbage(void **state)
+{
+	struct console_report *r = scan_fixture("misbehave-garbage-qemu32.log");
+	const char *hostile = "?[2J?[H?]0;pwned??]52;c;cm0gLXJmIH4K??[31m?????????";
+	char *name = xasprintf("garbage%sname", hostile);
+	char *reason = xasprintf("sub%stest: expected 1%s, got 2", hostile, hostile);
+	char *crash = xasprintf("BUG: unable to handle page fault%s in _func", hostile);
+	char *cpu = xasprintf("vendor=%s", hostile);
+
+	(void)state;
+	assert_true(r->ran_init);
+	assert_true(r->reached_init);
+	assert_true(r->finished);
+	assert_true(r->rebooted);
+	assert_int_equal(r->planned, 3);
+	assert_int_equal(r->ntests, 3);
+	assert_string_equal(r->cpu_line, cpu);
+	assert_test(&r->tests[0], 1, name, VERDICT_PASS, NULL, NULL);
+	assert_test(&r->tests[1], 2, "garbage_diag", VERDICT_FAIL, reason, NULL);
+	assert_test(&r->tests[2], 3, "garbage_crash", VERDICT_CRASH, NULL, crash);
+	assert_printable_and_bounded(r->cpu_line);
+	for (size_t i = 0; i < r->ntests; i++) {
+		assert_printable_and_bounded(r->tests[i].name);
+		if (r->tests[i].reason)
+			assert_printable_and_bounded(r->tests[i].reason);
+		if (r->tests[i].crash)
+			assert_printable_and_bounded(r->tests[i].crash);
+	}
+	free(name);
+	free(reason);
+	free(crash);
+	free(cpu);
+	console_report_free(r);
+}
+
+/* guest-tests/misbehave/reboot.c: the kernel ran init, which rebooted at once. */
+static void test_misbehave_reboot(void **state)
+{
+	struct console_report *r = scan_fixture("misbehave-reboot-qemu32.log");
+
+	(void)state;
+	assert_true(r->ran_init);
+	assert_false(r->reached_init);
+	assert_true(r->rebooted);
+	assert_int_equal(r->ntests, 0);
+	assert_null(r->crash);
+	assert_string_equal(r->fpu_mode, "FXSAVE");
+	console_report_free(r);
+}
+
+/* guest-tests/misbehave/triple.c: init dies in its test and the kernel panics. */
+static void test_misbehave_triple(void **state)
+{
+	struct console_report *r = scan_fixture("misbehave-triple-qemu32.log");
+
+	(void)state;
+	assert_true(r->reached_init);
+	assert_false(r->rebooted);
+	assert_int_equal(r->running, 1);
+	assert_test(&r->tests[0], 1, "triple", VERDICT_CRASH, NULL,
+		    "kernel panic: Attempted to kill init! exitcode=0x00000004");
+	console_report_free(r);
+}
+
+static void test_lifecycle_lines_are_the_kernel_s(void **state)
+{
+	struct console_report *r;
+
+	(void)state;
+	/* init's own lines carry no timestamp: they cannot claim a reboot. */
+	r = scan("Run /init as init process\nreboot: Restarting system\n");
+	assert_false(r->ran_init);
+	assert_false(r->rebooted);
+	console_report_free(r);
+	r = scan("[    0.3] Run /sbin/init as init process\n[    9.1] reboot: Restarting system\r\n");
+	assert_true(r->ran_init);
+	assert_true(r->rebooted);
+	console_report_free(r);
+	r = scan("[    9.1] reboot: Restarting system now\n[    0.3] Run /init\n");
+	assert_false(r->ran_init);
+	assert_false(r->rebooted);
 	console_report_free(r);
 }
 
@@ -646,6 +732,10 @@ int main(void)
 		cmocka_unit_test(test_boot_that_never_reached_init),
 		cmocka_unit_test(test_printk_ktap_from_a_kernel_module),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_misbehave_garbage),
+		cmocka_unit_test(test_misbehave_reboot),
+		cmocka_unit_test(test_misbehave_triple),
+		cmocka_unit_test(test_lifecycle_lines_are_the_kernel_s),
 		cmocka_unit_test(test_crlf_and_lf_read_alike),
 		cmocka_unit_test(test_crash_windows),
 		cmocka_unit_test(test_panic_after_an_earlier_test_warned),

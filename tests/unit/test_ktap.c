@@ -277,6 +277,25 @@ static void test_nuls_and_high_bytes_stay_in_spans(void **state)
 	assert_int_equal(parse_bytes("ok\0001 x", 7).kind, KTAP_OTHER);
 }
 
+/* Terminal escapes are bytes like any other: they neither end a name nor start a directive. */
+static void test_escape_sequences_keep_the_line_kind(void **state)
+{
+	struct ktap_line l;
+
+	(void)state;
+	l = parse("ok 1 gar\x1b[2Jbage\x1b]0;#t\x07 # SKIP \x1b]52;c;eA==\x07");
+	assert_int_equal(l.kind, KTAP_RESULT);
+	assert_span(l.name, "gar\x1b[2Jbage\x1b]0;#t\x07");
+	assert_int_equal(l.directive, KTAP_DIRECTIVE_SKIP);
+	assert_span(l.text, "\x1b]52;c;eA==\x07");
+	/* An escape before the indentation or the keyword makes the line no KTAP. */
+	assert_int_equal(parse("\x1b[2J    ok 1 a").kind, KTAP_OTHER);
+	assert_int_equal(parse("\x1b[Hnot ok 1 a").kind, KTAP_OTHER);
+	/* A timestamp forged with escapes inside is no timestamp. */
+	l = parse("[    1.0\x1b[0m] BUG: x");
+	assert_false(l.printk);
+}
+
 static void test_overlong_lines(void **state)
 {
 	size_t n = 1 << 20;
@@ -315,6 +334,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_line_ends_are_dropped, teardown),
 		cmocka_unit_test_teardown(test_reads_only_len_bytes, teardown),
 		cmocka_unit_test_teardown(test_nuls_and_high_bytes_stay_in_spans, teardown),
+		cmocka_unit_test_teardown(test_escape_sequences_keep_the_line_kind, teardown),
 		cmocka_unit_test_teardown(test_overlong_lines, teardown),
 	};
 
