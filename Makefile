@@ -89,6 +89,8 @@ check: deps
 	@$(MAKE) --no-print-directory unit SANITIZE=1
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	tests/e2e/run.sh $(BUILD)/fpubench
+	tests/e2e/misbehave.sh $(BUILD)/fpubench
+	tests/e2e/kill.sh $(BUILD)/fpubench 20
 
 # Fuzzing: libFuzzer with ASan+UBSan on the parsers that read untrusted
 # input (tests/fuzz/fuzz_*.c), each seeded with the fixtures it parses.

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -203,8 +204,9 @@ static int parse_options(struct options *o, int argc, char **argv)
 	double number;
 	int c, err, which = 0;
 
-	while ((c = getopt_long(argc, argv, "h", longopts, &which)) != -1) {
-		if (c != '?' && c != 'h' && !option_allowed(o->command, c))
+	opterr = 0;	/* the messages below name the option */
+	while ((c = getopt_long(argc, argv, ":h", longopts, &which)) != -1) {
+		if (c != '?' && c != ':' && c != 'h' && !option_allowed(o->command, c))
 			return error_set(ERR_USAGE, "'%s' takes no --%s", o->command,
 					 longopts[which].name);
 		switch (c) {
@@ -253,8 +255,11 @@ static int parse_options(struct options *o, int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			exit(EXIT_OK);
+		case ':':
+			return error_set(ERR_USAGE, "option '%s' needs a value", argv[optind - 1]);
 		default:
-			return error_set(ERR_USAGE, "bad option (see 'fpubench --help')");
+			return error_set(ERR_USAGE, "unknown option '%s' (see 'fpubench --help')",
+					 argv[optind - 1]);
 		}
 	}
 	if (optind < argc)
@@ -279,13 +284,48 @@ static char *fragment_path(const struct options *o)
 	return o->fragment ? xstrdup(o->fragment) : xasprintf("%s/fpu.config", o->patches);
 }
 
+/* Test names must be the guest's, as its build lists them (a testing aid's guest has no list). */
+static int check_tests(const struct options *o)
+{
+	char *list_path = xasprintf("%s/tests.list", o->guest_dir);
+	struct strbuf list = STRBUF_INIT;
+	int err = 0;
+
+	if (o->ntests && file_exists(list_path) && (err = file_read(list_path, &list)) == 0) {
+		for (size_t i = 0; i < o->ntests && !err; i++) {
+			char *line = xasprintf("\n%s\n", o->tests[i]);
+			char *text = xasprintf("\n%s", list.buf);
+
+			if (!strstr(text, line))
+				err = error_set(ERR_USAGE, "unknown test '%s' (see '%s')", o->tests[i],
+						list_path);
+			free(line);
+			free(text);
+		}
+	}
+	strbuf_release(&list);
+	free(list_path);
+	return err;
+}
+
 static int check_inputs(const struct options *o, const char *fragment)
 {
+	int err;
+
+	if ((err = check_tests(o)) < 0)
+		return err;
 	if (!file_exists(fragment))
 		return error_set(ERR_NOTFOUND, "config fragment '%s' is missing", fragment);
-	for (size_t i = 0; i < o->nextra_patches; i++)
+	for (size_t i = 0; i < o->nextra_patches; i++) {
+		struct stat st;
+
 		if (!file_exists(o->extra_patches[i]))
 			return error_set(ERR_NOTFOUND, "patch '%s' is missing", o->extra_patches[i]);
+		if (stat(o->extra_patches[i], &st) < 0 || !S_ISREG(st.st_mode) ||
+		    access(o->extra_patches[i], R_OK) < 0)
+			return error_set(ERR_NOTFOUND, "patch '%s' is not a readable file",
+					 o->extra_patches[i]);
+	}
 	return 0;
 }
 

@@ -207,6 +207,18 @@ static int add_inbox(struct archive *a, const char *path)
 	return err;
 }
 
+/* A file that holds messages but not one mail is no archive: say so rather than skip it. */
+static int add_file_of_mail(struct archive *a, const char *path)
+{
+	size_t nmails = a->nmails, skipped = a->skipped;
+	int err = add_file(a, path, true);
+
+	if (!err && a->nmails == nmails && a->skipped > skipped)
+		err = error_set(ERR_INPUT, "archive '%s' holds no mail (mbox, maildir or "
+				"public-inbox repository)", path);
+	return err;
+}
+
 int archive_add(struct archive *a, const char *path)
 {
 	struct stat st;
@@ -217,7 +229,7 @@ int archive_add(struct archive *a, const char *path)
 	if (stat(path, &st) < 0)
 		err = error_set_errno(ERR_NOTFOUND, "cannot read archive '%s'", path);
 	else if (S_ISREG(st.st_mode))
-		err = add_file(a, path, true);
+		err = add_file_of_mail(a, path);
 	else if (is_dir(cur) || is_dir(new_dir))
 		err = add_maildir(a, path);
 	else if (is_dir(inbox))

@@ -182,6 +182,21 @@ check "missing patch exits 129" \
 check "unknown cpu model exits 132" \
 	status_is 132 "$FPUBENCH" run --results "$RESULTS" --cpu no-such-cpu
 check "the error names the model" grep -q "'no-such-cpu'" "$WORK/err"
+check "an unknown option exits 128" status_is 128 "$FPUBENCH" run --frobnicate
+check "the error names the option" grep -q "^fpubench: unknown option '--frobnicate'" "$WORK/err"
+check "an option without its value exits 128" status_is 128 "$FPUBENCH" test --jobs
+check "the error names the option" grep -q "^fpubench: option '--jobs' needs a value$" "$WORK/err"
+check "an unreadable patch exits 129" status_is 129 "$FPUBENCH" test --patch "$WORK"
+check "the error names the patch" grep -q "^fpubench: patch '$WORK' is not a readable file$" "$WORK/err"
+check "an unknown test exits 128" status_is 128 "$FPUBENCH" test --test no_such --cpu "$FSAVE_CPU"
+check "the error names the test" grep -q "^fpubench: unknown test 'no_such'" "$WORK/err"
+printf '[run]\njbos = 2\n' >"$WORK/bad.conf"
+check "a malformed config file exits 135" status_is 135 "$FPUBENCH" run --config "$WORK/bad.conf"
+check "the error names the file and line" \
+	grep -q "^fpubench: '$WORK/bad.conf' line 2: unknown key 'jbos' in \[run\]$" "$WORK/err"
+check "an archive that is not mail exits 135" \
+	status_is 135 "$FPUBENCH" provenance --repo "$TREE" --archive "$ROOT/README.md" refs/fpubench/base
+check "the error names the archive" grep -q "^fpubench: archive '$ROOT/README.md' holds no mail" "$WORK/err"
 mkdir -p "$WORK/patches"
 cp "$ROOT"/patches/*.patch "$ROOT/patches/series" "$ROOT/patches/variants" "$WORK/patches/"
 cp "$FIX/config/dropped-option.config" "$WORK/patches/fpu.config"
