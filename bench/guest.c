@@ -272,6 +272,11 @@ fail:
 	return err;
 }
 
+bool guest_conn_alive(struct guest_conn *gc)
+{
+	return virConnectIsAlive(gc->conn) == 1;
+}
+
 void guest_conn_free(struct guest_conn *gc)
 {
 	if (!gc)

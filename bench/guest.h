@@ -63,6 +63,9 @@ int guest_conn_open(struct guest_conn **out, const char *uri);
 
 void guest_conn_free(struct guest_conn *gc);
 
+/* Whether the connection still works (a daemon may have gone away). */
+bool guest_conn_alive(struct guest_conn *gc);
+
 /* ERR_CPU when libvirt does not know the setup's model. */
 int guest_check_cpu(struct guest_conn *gc, const struct cpu_setup *cpu);
 

@@ -250,6 +250,7 @@ struct runner {
 	size_t ngroups;
 	size_t ndone;
 	bool stop;
+	bool *host_lost;	/* by host: its connection died, it takes no more groups */
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 };
@@ -327,6 +328,18 @@ static void group_complete_cells(struct runner *r, struct group *g, size_t first
 	}
 }
 
+static void host_lose(struct runner *r, size_t host)
+{
+	pthread_mutex_lock(&r->lock);
+	if (!r->host_lost[host])
+		fprintf(stderr, "fpubench: lost the connection to '%s'; %s\n",
+			r->opts->hosts[host].uri,
+			r->opts->nhosts > 1 ? "the other hosts take its cells" : "stopping");
+	r->host_lost[host] = true;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
 static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
 		      int *resume)
 {
@@ -368,6 +381,8 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		group_error(g, NULL, error_last());
 		g->infra_failed = true;
 		err = 0;
+		if (!guest_conn_alive(o->hosts[host].conn))
+			host_lose(r, host);
 		goto out;
 	}
 	if (outcome.interrupted) {
@@ -452,13 +467,24 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 	}
 }
 
+/* Whether a host other than `host` can still take groups; under r->lock. */
+static bool other_host_alive(const struct runner *r, size_t host)
+{
+	for (size_t h = 0; h < r->opts->nhosts; h++)
+		if (h != host && !r->host_lost[h])
+			return true;
+	return false;
+}
+
 /* The next group this host may take, or NULL; under r->lock. */
 static struct group *group_next(struct runner *r, size_t host)
 {
 	for (size_t i = 0; i < r->ngroups; i++) {
 		struct group *g = &r->groups[i];
 
-		if (g->state == GROUP_WAITING && g->failed_host != (long)host)
+		/* A group that failed here goes elsewhere, unless there is no elsewhere. */
+		if (g->state == GROUP_WAITING &&
+		    (g->failed_host != (long)host || !other_host_alive(r, host)))
 			return g;
 	}
 	return NULL;
@@ -471,7 +497,7 @@ static void *worker(void *arg)
 	struct group *g;
 
 	pthread_mutex_lock(&r->lock);
-	while (!r->stop && r->ndone < r->ngroups) {
+	while (!r->stop && r->ndone < r->ngroups && !r->host_lost[w->host]) {
 		if (!(g = group_next(r, w->host))) {
 			/* Wait for a group that failed elsewhere, or for the end. */
 			pthread_cond_wait(&r->changed, &r->lock);
@@ -511,6 +537,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.changed, NULL);
+	r.host_lost = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.host_lost));
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
 		goto out;
 	r.groups = xcalloc(r.ngroups, sizeof(*r.groups));
@@ -544,6 +571,13 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 		if (g->fatal && !err)
 			err = error_set(g->fatal, "%s", g->fatal_message);
+		if (g->state == GROUP_WAITING && !r.stop) {
+			group_error(g, NULL, "no libvirt host left to boot it");
+			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
+			if (opts->on_boot)
+				opts->on_boot(opts->on_boot_arg, g->cells, g->ncells, ++r.ndone,
+					      r.ngroups);
+		}
 		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));
 		memcpy(m->cells + m->ncells, g->cells, g->ncells * sizeof(*g->cells));
 		m->ncells += g->ncells;
@@ -555,6 +589,7 @@ out:
 	pthread_cond_destroy(&r.changed);
 	pthread_mutex_destroy(&r.lock);
 	free(r.groups);
+	free(r.host_lost);
 	free(workers);
 	free(threads);
 	free(console_dir);

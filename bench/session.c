@@ -24,6 +24,10 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 		if (err < 0)
 			return err;
 		s->nsetups++;
+		/* A cell is named by its setup, and so is its console log. */
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(specs[j], specs[i]) == 0)
+				return error_set(ERR_USAGE, "cpu setup '%s' is given twice", specs[i]);
 	}
 	return 0;
 }
