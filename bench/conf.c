@@ -33,7 +33,7 @@ static const struct {
 enum key {
 	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT,
 	KEY_SOURCE, KEY_TARBALL, KEY_REPO, KEY_BRANCH,
-	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_COUNT
+	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_COUNT
 };
 
 /* [expect] has no fixed keys: each key is a rule. */
@@ -55,6 +55,7 @@ static const struct {
 	[KEY_TEST] = { SEC_TESTS, "test", true },
 	[KEY_URI] = { SEC_HOST, "uri", false },
 	[KEY_HOST_JOBS] = { SEC_HOST, "jobs", false },
+	[KEY_STAGE] = { SEC_HOST, "stage", false },
 };
 
 struct parser {
@@ -262,6 +263,13 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 	case KEY_TEST: return parse_test(p, value);
 	case KEY_URI: host->uri = xstrdup(value); return 0;
 	case KEY_HOST_JOBS: return parse_jobs(p, value, &host->jobs);
+	case KEY_STAGE:
+		/* A path on that host: nothing here to resolve it against. */
+		if (value[0] != '/')
+			return conf_error(p, p->line, "stage '%s' in %s is not an absolute path",
+					  value, p->label);
+		host->stage = xstrdup(value);
+		return 0;
 	case KEY_COUNT: break;
 	}
 	return 0;
@@ -495,6 +503,7 @@ void conf_host_release(struct conf_host *h)
 {
 	free(h->name);
 	free(h->uri);
+	free(h->stage);
 }
 
 void conf_free(struct conf *c)

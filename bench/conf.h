@@ -69,6 +69,7 @@ struct conf_host {
 	char *name;
 	char *uri;
 	int jobs;		/* 0: one guest per core */
+	char *stage;		/* a directory on that host to stage files in, or NULL */
 };
 
 struct conf {

@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "error.h"
 #include "fileutil.h"
+#include "stage.h"
 #include "strbuf.h"
 
 #include <dirent.h>
@@ -52,6 +53,7 @@ struct guest_conn {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;	/* signalled when a waited-for domain stops */
 	struct waiter *waiters;
+	struct stage *stage;	/* or NULL: the host shares our filesystem */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -272,6 +274,11 @@ fail:
 	return err;
 }
 
+int guest_conn_stage(struct guest_conn *gc, const char *dir)
+{
+	return stage_open(&gc->stage, gc->conn, dir);
+}
+
 bool guest_conn_alive(struct guest_conn *gc)
 {
 	return virConnectIsAlive(gc->conn) == 1;
@@ -281,6 +288,7 @@ void guest_conn_free(struct guest_conn *gc)
 {
 	if (!gc)
 		return;
+	stage_free(gc->stage);
 	if (gc->conn) {
 		if (gc->callback_id >= 0)
 			virConnectDomainEventDeregisterAny(gc->conn, gc->callback_id);
@@ -396,8 +404,42 @@ static struct timespec monotonic_at(double t)
 	return ts;
 }
 
+static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+			  struct guest_outcome *out);
+
+/*
+ * On a host that does not share our filesystem, the kernel and initramfs
+ * are staged there first and the console comes back after the guest.
+ */
 int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
 	      struct guest_outcome *out)
+{
+	struct guest_spec remote = *spec;
+	char *kernel = NULL, *initrd = NULL, *console = NULL, *console_name = NULL;
+	int err;
+
+	if (!gc->stage)
+		return guest_run_here(gc, spec, timeout_s, out);
+	console_name = xasprintf("%s.log", spec->name);
+	console = stage_path(gc->stage, console_name);
+	if ((err = stage_put(gc->stage, spec->kernel, &kernel)) < 0 ||
+	    (err = stage_put(gc->stage, spec->initrd, &initrd)) < 0)
+		goto out;
+	remote.kernel = kernel;
+	remote.initrd = initrd;
+	remote.console = console;
+	if ((err = guest_run_here(gc, &remote, timeout_s, out)) == 0)
+		err = stage_take(gc->stage, console_name, spec->console, GUEST_CONSOLE_MAX + 1);
+out:
+	free(kernel);
+	free(initrd);
+	free(console);
+	free(console_name);
+	return err;
+}
+
+static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+			  struct guest_outcome *out)
 {
 	struct waiter w = { .name = spec->name };
 	char *xml = NULL;

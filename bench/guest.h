@@ -63,6 +63,12 @@ int guest_conn_open(struct guest_conn **out, const char *uri);
 
 void guest_conn_free(struct guest_conn *gc);
 
+/*
+ * Makes the connection stage its guests' files in `dir` on the host (see
+ * stage.h), for a host that does not share our filesystem.
+ */
+int guest_conn_stage(struct guest_conn *gc, const char *dir);
+
 /* Whether the connection still works (a daemon may have gone away). */
 bool guest_conn_alive(struct guest_conn *gc);
 

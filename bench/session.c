@@ -108,16 +108,34 @@ void session_clear_kernels(struct session *s)
 	s->nkernels = 0;
 }
 
+/* Where a remote host keeps what the bench stages there, unless its [host] says. */
+#define DEFAULT_STAGE_DIR "/var/tmp/fpubench"
+
 static bool uri_is_embedded(const char *uri)
 {
 	return strncmp(uri, "qemu:///embed", strlen("qemu:///embed")) == 0;
 }
 
-static int host_connect(struct session *s, struct matrix_host *h)
+/* Whether a URI names another machine, as qemu+ssh://host/system does. */
+static bool uri_is_remote(const char *uri)
+{
+	const char *host = strstr(uri, "://");
+
+	if (!host || host[3] == '/' || host[3] == '\0')
+		return false;
+	host += 3;
+	return strncmp(host, "localhost", 9) != 0 || (host[9] != '/' && host[9] != ':' && host[9]);
+}
+
+static int host_connect(struct session *s, struct matrix_host *h, const char *stage)
 {
 	int err;
 
 	if ((err = guest_conn_open(&h->conn, h->uri)) < 0)
+		return err;
+	if (!stage && uri_is_remote(h->uri))
+		stage = DEFAULT_STAGE_DIR;
+	if (stage && (err = guest_conn_stage(h->conn, stage)) < 0)
 		return err;
 	/* Only an embedded root is ours alone; a daemon's domains may be another bench's. */
 	if (uri_is_embedded(h->uri) && (err = guest_destroy_stale(h->conn)) < 0)
@@ -149,7 +167,7 @@ int session_connect(struct session *s)
 		}
 		h->uri = s->uris[i];
 		s->nhosts++;
-		if ((err = host_connect(s, h)) < 0)
+		if ((err = host_connect(s, h, s->cfg.nhosts ? s->cfg.hosts[i].stage : NULL)) < 0)
 			return err;
 	}
 	return 0;

@@ -64,7 +64,8 @@ static void test_every_section(void **state)
 		"uri = qemu:///system\r\n"
 		"jobs = 2\r\n"
 		"[host b.2]\r\n"
-		"uri = qemu+ssh://b/system\r\n";
+		"uri = qemu+ssh://b/system\r\n"
+		"stage = /var/tmp/fpb\r\n";
 	struct conf *c;
 
 	(void)state;
@@ -108,6 +109,8 @@ static void test_every_section(void **state)
 	assert_string_equal(c->hosts[0].uri, "qemu:///system");
 	assert_int_equal(c->hosts[0].jobs, 2);
 	assert_string_equal(c->hosts[1].name, "b.2");
+	assert_null(c->hosts[0].stage);
+	assert_string_equal(c->hosts[1].stage, "/var/tmp/fpb");
 	assert_int_equal(c->hosts[1].jobs, 0);
 	conf_free(c);
 }
@@ -214,6 +217,8 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		{ "[tree a]\nsource = debian\n[tree a]\nsource = debian\n",
 		  "'x.conf' line 3: tree 'a' defined twice" },
 		{ "[host a]\njobs = 1\n", "'x.conf' line 1: host 'a' has no uri" },
+		{ "[host a]\nuri = u\nstage = tmp\n",
+		  "'x.conf' line 3: stage 'tmp' in [host a] is not an absolute path" },
 		{ "[host a]\nuri = u\n[host a]\nuri = v\n", "'x.conf' line 3: host 'a' defined twice" },
 		{ "[run]\r\nresults = a\rb\r\n", "'x.conf' line 2: control character 0x0d" },
 		{ "[run]\nresults = \x1b[31m\n", "'x.conf' line 2: control character 0x1b" },
