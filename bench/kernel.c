@@ -28,17 +28,51 @@
 static const char *const build_targets[] = { "bzImage", "modules" };
 #define BUILD_NTARGETS (sizeof(build_targets) / sizeof(build_targets[0]))
 
+/* " (held by pid N)" from the lock file, or "" while the holder has not written it yet. */
+static char *lock_holder(int fd)
+{
+	char buf[24];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid;
+
+	if (n <= 0)
+		return xstrdup("");
+	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
+	return pid > 0 ? xasprintf(" (held by pid %ld)", pid) : xstrdup("");
+}
+
+/*
+ * Another bench may hold the cache for a whole run: wait for it, saying so
+ * once.  main()'s handlers are installed without SA_RESTART, so SIGINT and
+ * SIGTERM end the wait with EINTR.
+ */
 static int cache_lock(struct kernel_tree *t)
 {
 	char *path = xasprintf("%s/lock", t->cache);
 	int err = 0;
 
-	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (t->lock_fd < 0)
+	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, KERNEL_CACHE_FILE_MODE);
+	if (t->lock_fd < 0) {
 		err = error_set_errno(ERR_CACHE, "cache directory '%s' is not writable", t->cache);
-	else if (flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0)
-		err = error_set(ERR_CACHE, "cache directory '%s' is in use by another fpubench",
-				t->cache);
+		goto out;
+	}
+	if (flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		char *holder = lock_holder(t->lock_fd);
+
+		fprintf(stderr, "fpubench: waiting for the cache lock on '%s'%s\n", path, holder);
+		free(holder);
+		if (flock(t->lock_fd, LOCK_EX) < 0) {
+			err = errno == EINTR
+				? error_set(ERR_INTERRUPTED, "interrupted while waiting for the cache lock on '%s'", path)
+				: error_set_errno(ERR_CACHE, "cannot lock '%s'", path);
+			goto out;
+		}
+	}
+	/* The pid only names the holder to a waiter: the lock holds without it, so no error. */
+	if (ftruncate(t->lock_fd, 0) == 0)
+		dprintf(t->lock_fd, "%ld\n", (long)getpid());
+out:
 	free(path);
 	return err;
 }

@@ -1,6 +1,7 @@
 /*
  * The kernel tree on a miniature tarball: extraction, the pristine commit,
- * patches as commits, the applied-patch cache, and the config check.
+ * patches as commits, the applied-patch cache, the config check and the
+ * cache lock.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,15 +9,21 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "clock.h"
 #include "error.h"
 #include "fileutil.h"
 #include "kernel.h"
 #include "spawn.h"
 #include "strbuf.h"
 
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #define CORE_C "arch/x86/kernel/fpu/core.c"
@@ -184,13 +191,143 @@ static void test_missing_tarball(void **state)
 	free(cache);
 }
 
-static void test_cache_is_locked(void **state)
+/* What the code between capture_start() and capture_end() writes to stderr. */
+struct capture {
+	int saved;
+	char *path;
+};
+
+static void capture_start(struct capture *c, const struct fixture *fx)
+{
+	int fd;
+
+	c->path = xasprintf("%s/stderr", fx->dir);
+	fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+}
+
+static char *capture_end(struct capture *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	assert_int_equal(file_read(c->path, &sb), 0);
+	free(c->path);
+	return strbuf_detach(&sb);
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+/* A child that holds the cache's lock; it says so on the pipe, then sleeps `hold_ms` (0: until killed). */
+static pid_t lock_holder_start(const struct fixture *fx, const char *cache, int hold_ms)
+{
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct kernel_tree *t;
+
+		close(ready[0]);
+		if (kernel_tree_open_dir(&t, cache, fx->dir) < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		if (!hold_ms)
+			for (;;)
+				pause();
+		usleep(hold_ms * 1000);
+		kernel_tree_free(t);
+		_exit(0);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	return pid;
+}
+
+static void test_cache_lock_waits_for_holder(void **state)
 {
 	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/lock-cache", fx->dir), *lock = xasprintf("%s/lock", cache);
 	struct kernel_tree *t = NULL;
+	struct capture cap;
+	int status;
 
-	assert_int_equal(kernel_tree_open(&t, fx->cache, fx->tarball), ERR_CACHE);
-	assert_non_null(strstr(error_last(), "in use"));
+	pid_t pid = lock_holder_start(fx, cache, 500);
+	capture_start(&cap, fx);
+	double start = clock_seconds();
+	int err = kernel_tree_open_dir(&t, cache, fx->dir);
+	double waited = clock_seconds() - start;
+	char *said = capture_end(&cap);
+
+	assert_int_equal(err, 0);
+	assert_true(waited > 0.3);
+	char *want = xasprintf("fpubench: waiting for the cache lock on '%s' (held by pid %ld)\n", lock,
+			       (long)pid);
+	assert_string_equal(said, want);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* The lock now names this process, for the next one to wait. */
+	struct strbuf sb = STRBUF_INIT;
+	char *mine = xasprintf("%ld\n", (long)getpid());
+	assert_int_equal(file_read(lock, &sb), 0);
+	assert_string_equal(sb.buf, mine);
+	assert_int_equal(mode_of(lock), KERNEL_CACHE_FILE_MODE);
+	kernel_tree_free(t);
+	strbuf_release(&sb);
+	free(mine);
+	free(want);
+	free(said);
+	free(lock);
+	free(cache);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void test_cache_lock_wait_is_interrupted(void **state)
+{
+	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/lock-cache-int", fx->dir);
+	/* As main() installs its SIGINT and SIGTERM handlers: no SA_RESTART. */
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval timer = { .it_value = { .tv_usec = 200 * 1000 } };
+	struct kernel_tree *t = NULL;
+	struct capture cap;
+	int status;
+
+	pid_t pid = lock_holder_start(fx, cache, 0);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	setitimer(ITIMER_REAL, &timer, NULL);
+	capture_start(&cap, fx);
+	int err = kernel_tree_open_dir(&t, cache, fx->dir);
+	free(capture_end(&cap));
+	sigaction(SIGALRM, &old, NULL);
+
+	assert_int_equal(err, ERR_INTERRUPTED);
+	assert_null(t);
+	assert_non_null(strstr(error_last(), "interrupted while waiting for the cache lock on '"));
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	free(cache);
 }
 
 static void test_config_check(void **state)
@@ -224,7 +361,8 @@ int main(void)
 		cmocka_unit_test(test_plain_and_git_diffs_give_the_same_tree),
 		cmocka_unit_test(test_patch_that_does_not_apply_names_file),
 		cmocka_unit_test(test_missing_tarball),
-		cmocka_unit_test(test_cache_is_locked),
+		cmocka_unit_test(test_cache_lock_waits_for_holder),
+		cmocka_unit_test(test_cache_lock_wait_is_interrupted),
 		cmocka_unit_test(test_config_check),
 	};
 	int failed;
