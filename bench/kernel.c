@@ -77,6 +77,29 @@ out:
 	return err;
 }
 
+static void print_log_tail(const char *log)
+{
+	struct strbuf text = STRBUF_INIT;
+	int lines = 0;
+	size_t start;
+
+	if (file_read(log, &text) < 0) {
+		strbuf_release(&text);
+		return;
+	}
+	for (start = text.len; start > 0; start--)
+		if (text.buf[start - 1] == '\n' && ++lines > BUILD_LOG_TAIL_LINES)
+			break;
+	fprintf(stderr, "--- last lines of %s\n%s--- end of %s\n", log, text.buf + start, log);
+	strbuf_release(&text);
+}
+
+/* For a child's failure: on a full disk its log may well be empty. */
+static const char *full_note(const char *dir)
+{
+	return dir_is_full(dir) ? " (its file system is full)" : "";
+}
+
 /* nftw() takes no user pointer, hence the walk's state in statics. */
 static git_index *walk_index;
 static size_t walk_root_len;
@@ -140,7 +163,10 @@ out:
 	return err;
 }
 
-/* Extracts into a temporary directory and renames it, so a killed run leaves no half tree. */
+/*
+ * Extracts into a temporary directory and renames it, so a killed or failed
+ * run (a full disk) leaves no half tree under the tree's name.
+ */
 static int tree_create(struct kernel_tree *t, const char *tarball)
 {
 	char *tmp = xasprintf("%s.tmp", t->path);
@@ -151,19 +177,16 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	git_oid base;
 	int err;
 
-	if (!file_exists(tarball)) {
-		err = error_set(ERR_NOTFOUND, "kernel tarball '%s' is missing (apt-get install linux-source-6.1)",
-				tarball);
-		goto out;
-	}
 	fprintf(stderr, "fpubench: extracting %s into %s\n", tarball, t->path);
 	unlink(log);
 	if ((err = spawn_run(rm_argv, NULL, NULL, NULL)) != 0 ||
-	    (err = dir_create(tmp, ERR_CACHE)) < 0)
+	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto fail;
 	err = spawn_run(tar_argv, NULL, log, NULL);
 	if (err != 0) {
-		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'; see '%s'", tarball, tmp, log);
+		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'%s; see '%s'", tarball, tmp,
+				full_note(tmp), log);
+		print_log_tail(log);
 		goto fail;
 	}
 	if (git_repository_init(&repo, tmp, 0) < 0) {
@@ -172,6 +195,7 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	}
 	if ((err = tree_commit_pristine(repo, tmp, tarball, &base)) < 0)
 		goto fail;
+	/* Written last: tree_verify() takes the ref for the sign of a complete tree. */
 	git_reference *ref = NULL;
 	if (git_reference_create(&ref, repo, BASE_REF, &base, 1, "fpubench: pristine tree") < 0) {
 		err = error_set(ERR_GENERIC, "cannot create '%s': %s", BASE_REF, gitutil_error());
@@ -196,6 +220,45 @@ out:
 	return err;
 }
 
+/*
+ * A tree is complete when its base ref names a readable commit and tree:
+ * the ref is written last, before the rename that publishes the tree.
+ */
+static int tree_verify(struct kernel_tree *t)
+{
+	git_commit *base = NULL;
+	git_tree *tree = NULL;
+	int err = 0;
+
+	if (git_repository_open(&t->repo, t->path) < 0 ||
+	    git_reference_name_to_id(&t->base, t->repo, BASE_REF) < 0 ||
+	    git_commit_lookup(&base, t->repo, &t->base) < 0 || git_commit_tree(&tree, base) < 0) {
+		err = error_set(ERR_CACHE, "kernel tree '%s' is damaged (%s)", t->path, gitutil_error());
+		git_repository_free(t->repo);
+		t->repo = NULL;
+	}
+	git_tree_free(tree);
+	git_commit_free(base);
+	return err;
+}
+
+/* One rename takes a damaged tree out of use, so a run killed while deleting it leaves none. */
+static int tree_discard(struct kernel_tree *t)
+{
+	char *aside = xasprintf("%s.damaged", t->path);
+	const char *rm_argv[] = { "rm", "-rf", aside, NULL };
+	int err = spawn_run(rm_argv, NULL, NULL, NULL);
+
+	if (err == 0 && rename(t->path, aside) < 0)
+		err = error_set_errno(ERR_CACHE, "cannot move damaged kernel tree '%s' aside", t->path);
+	if (err == 0)
+		err = spawn_run(rm_argv, NULL, NULL, NULL);
+	if (err > 0)
+		err = error_set(ERR_CACHE, "cannot remove '%s'", aside);
+	free(aside);
+	return err;
+}
+
 /* A tree in the locked cache; path is where its work tree is or will be. */
 static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 {
@@ -205,7 +268,8 @@ static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 	t->lock_fd = -1;
 	t->cache = path_absolute(cache);
 	t->path = path;
-	if ((err = dir_create(t->cache, ERR_CACHE)) < 0 || (err = cache_lock(t)) < 0) {
+	if ((err = dir_create_mode(t->cache, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
+	    (err = cache_lock(t)) < 0) {
 		kernel_tree_free(t);
 		return err;
 	}
@@ -224,27 +288,37 @@ static char *cache_tree_path(const char *cache)
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
 {
 	struct kernel_tree *t;
+	char *damage = NULL;
 	int err = tree_new(&t, cache, cache_tree_path(cache));
 
 	if (err < 0)
 		return err;
-
-	char *gitdir = xasprintf("%s/.git", t->path);
-	bool have_tree = file_exists(gitdir);
-	free(gitdir);
-	if (!have_tree && (err = tree_create(t, tarball)) < 0)
-		goto fail;
-	if (git_repository_open(&t->repo, t->path) < 0 ||
-	    git_reference_name_to_id(&t->base, t->repo, BASE_REF) < 0) {
-		err = error_set(ERR_CACHE, "kernel tree '%s' is damaged (%s); remove it to extract again",
-				t->path, gitutil_error());
-		goto fail;
+	if (file_exists(t->path)) {
+		if ((err = tree_verify(t)) == 0)
+			goto out;
+		damage = xstrdup(error_last());
+	}
+	if (!file_exists(tarball)) {
+		err = error_set(ERR_NOTFOUND, "%s%skernel tarball '%s' is missing (apt-get install linux-source-6.1)",
+				damage ? damage : "", damage ? "; " : "", tarball);
+		goto out;
+	}
+	/* A damaged tree, half extracted or half deleted, is never used: it is extracted again. */
+	if (damage) {
+		fprintf(stderr, "fpubench: %s; extracting it again\n", damage);
+		if ((err = tree_discard(t)) < 0)
+			goto out;
+	}
+	if ((err = tree_create(t, tarball)) == 0)
+		err = tree_verify(t);
+out:
+	free(damage);
+	if (err < 0) {
+		kernel_tree_free(t);
+		return err;
 	}
 	*out = t;
 	return 0;
-fail:
-	kernel_tree_free(t);
-	return err;
 }
 
 int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out)
@@ -276,7 +350,7 @@ static int repo_borrow_objects(git_repository *ours, const char *repo_dir)
 		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
 	char *objects = xasprintf("%sobjects\n", git_repository_commondir(theirs));
 	alternates = xasprintf("%sobjects/info/alternates", git_repository_path(ours));
-	err = file_write_atomic(alternates, objects, strlen(objects));
+	err = file_write_atomic_mode(alternates, objects, strlen(objects), KERNEL_CACHE_FILE_MODE);
 	free(objects);
 	free(alternates);
 	git_repository_free(theirs);
@@ -315,7 +389,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	free(abs_cache);
 	if (err < 0)
 		goto out;
-	if ((err = dir_create(t->path, ERR_CACHE)) < 0)
+	if ((err = dir_create_mode(t->path, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto fail;
 	if (git_repository_init(&t->repo, t->path, 0) < 0) {
 		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, gitutil_error());
@@ -576,23 +650,6 @@ int kernel_config_check(const char *fragment_name, const char *fragment, const c
 		p = nl ? nl + 1 : NULL;
 	}
 	return 0;
-}
-
-static void print_log_tail(const char *log)
-{
-	struct strbuf text = STRBUF_INIT;
-	int lines = 0;
-	size_t start;
-
-	if (file_read(log, &text) < 0) {
-		strbuf_release(&text);
-		return;
-	}
-	for (start = text.len; start > 0; start--)
-		if (text.buf[start - 1] == '\n' && ++lines > BUILD_LOG_TAIL_LINES)
-			break;
-	fprintf(stderr, "--- last lines of %s\n%s--- end of %s\n", log, text.buf + start, log);
-	strbuf_release(&text);
 }
 
 static int build_config(struct kernel_tree *t, struct kernel_build *b, const char *fragment,

@@ -1,7 +1,7 @@
 /*
  * The kernel tree on a miniature tarball: extraction, the pristine commit,
- * patches as commits, the applied-patch cache, the config check and the
- * cache lock.
+ * patches as commits, the applied-patch cache, the config check, the cache
+ * lock, damaged trees and full disks.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +15,7 @@
 #include "kernel.h"
 #include "spawn.h"
 #include "strbuf.h"
+#include "test_fsize.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -330,6 +331,164 @@ static void test_cache_lock_wait_is_interrupted(void **state)
 	free(cache);
 }
 
+struct open_args {
+	const char *cache;
+	const char *tarball;
+};
+
+static int open_tree(void *arg)
+{
+	const struct open_args *a = arg;
+	struct kernel_tree *t = NULL;
+	int err = kernel_tree_open(&t, a->cache, a->tarball);
+
+	kernel_tree_free(t);
+	return err;
+}
+
+/* Neither the tree nor its temporary directory: the next run extracts afresh. */
+static void assert_no_tree(const char *cache)
+{
+	char *tree = xasprintf("%s/linux-6.1", cache), *tmp = xasprintf("%s/linux-6.1.tmp", cache);
+
+	assert_false(file_exists(tree));
+	assert_false(file_exists(tmp));
+	free(tree);
+	free(tmp);
+}
+
+static void test_extract_on_full_disk_leaves_no_tree(void **state)
+{
+	struct fixture *fx = *state;
+	char *src = xasprintf("%s/big", fx->dir), *big = xasprintf("%s/big/linux-source-6.1/big.bin", fx->dir);
+	char *tarball = xasprintf("%s/big.tar.xz", fx->dir), *cache = xasprintf("%s/full-cache", fx->dir);
+	char *log = xasprintf("%s/extract.log", cache), *zeros = calloc(1, 256 * 1024), msg[1024];
+	const char *cp[] = { "cp", "-a", fx->dir, src, NULL };
+	struct open_args a = { cache, tarball };
+	struct strbuf sb = STRBUF_INIT;
+	struct capture cap;
+
+	/* The tree and a file bigger than the child may write. */
+	assert_int_equal(dir_create(src, ERR_GENERIC), 0);
+	cp[2] = xasprintf("%s/linux-source-6.1", fx->dir);
+	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
+	assert_int_equal(file_write_atomic(big, zeros, 256 * 1024), 0);
+	const char *tar[] = { "tar", "-cJf", tarball, "-C", src, "linux-source-6.1", NULL };
+	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
+
+	assert_int_equal(fsize_run(64 * 1024, open_tree, &a, msg, sizeof(msg)), ERR_CACHE);
+	char *want = xasprintf("cannot extract '%s' into '%s/linux-6.1.tmp'; see '%s'", tarball, cache, log);
+	assert_string_equal(msg, want);
+	assert_int_equal(file_read(log, &sb), 0);
+	/* tar says "Wrote only N of M bytes": the log names the file it could not write. */
+	assert_non_null(strstr(sb.buf, "big.bin"));
+	assert_no_tree(cache);
+
+	/* With room again, the next run extracts it whole. */
+	capture_start(&cap, fx);
+	assert_int_equal(open_tree(&a), 0);
+	free(capture_end(&cap));
+	strbuf_release(&sb);
+	free((char *)cp[2]);
+	free(want);
+	free(zeros);
+	free(log);
+	free(cache);
+	free(tarball);
+	free(big);
+	free(src);
+}
+
+static void test_truncated_tarball_leaves_no_tree(void **state)
+{
+	struct fixture *fx = *state;
+	char *tarball = xasprintf("%s/truncated.tar.xz", fx->dir), *cache = xasprintf("%s/trunc-cache", fx->dir);
+	struct open_args a = { cache, tarball };
+	struct strbuf sb = STRBUF_INIT;
+	struct capture cap;
+
+	assert_int_equal(file_read(fx->tarball, &sb), 0);
+	assert_int_equal(file_write_atomic(tarball, sb.buf, sb.len / 2), 0);
+	capture_start(&cap, fx);
+	int err = open_tree(&a);
+	free(capture_end(&cap));
+	assert_int_equal(err, ERR_CACHE);
+	assert_non_null(strstr(error_last(), "cannot extract '"));
+	assert_no_tree(cache);
+
+	a.tarball = fx->tarball;
+	capture_start(&cap, fx);
+	assert_int_equal(open_tree(&a), 0);
+	free(capture_end(&cap));
+	strbuf_release(&sb);
+	free(cache);
+	free(tarball);
+}
+
+/* Opens the cache as a new run would, and returns what it said. */
+static char *reopen(const struct fixture *fx, const char *cache, const char *tarball, int want_err,
+		    git_oid *base)
+{
+	struct kernel_tree *t = NULL;
+	struct capture cap;
+
+	capture_start(&cap, fx);
+	int err = kernel_tree_open(&t, cache, tarball);
+	char *said = capture_end(&cap);
+	assert_int_equal(err, want_err);
+	if (t)
+		git_oid_cpy(base, &t->base);
+	kernel_tree_free(t);
+	return said;
+}
+
+static void test_damaged_tree_is_extracted_again(void **state)
+{
+	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/damaged-cache", fx->dir), *tree = xasprintf("%s/linux-6.1", cache);
+	char *ref = xasprintf("%s/.git/refs/fpubench/base", tree), *aside = xasprintf("%s.damaged", tree);
+	char *gitdir = xasprintf("%s/.git", tree);
+	char *damaged = xasprintf("fpubench: kernel tree '%s' is damaged (", tree);
+	const char *rm[] = { "rm", "-rf", gitdir, NULL };
+	mode_t old_umask = umask(022);
+	git_oid base, again;
+
+	free(reopen(fx, cache, fx->tarball, 0, &base));
+	assert_int_equal(mode_of(cache), KERNEL_CACHE_DIR_MODE);
+	assert_int_equal(mode_of(tree), KERNEL_CACHE_DIR_MODE);
+	umask(old_umask);
+
+	/* The base ref is written last: without it the tree is not complete. */
+	assert_int_equal(unlink(ref), 0);
+	char *said = reopen(fx, cache, fx->tarball, 0, &again);
+	assert_non_null(strstr(said, damaged));
+	assert_non_null(strstr(said, "; extracting it again\n"));
+	assert_true(git_oid_equal(&base, &again));
+	assert_false(file_exists(aside));
+	free(said);
+
+	/* A tree with no repository at all, as one extracted in place and killed. */
+	assert_int_equal(spawn_run(rm, NULL, NULL, NULL), 0);
+	said = reopen(fx, cache, fx->tarball, 0, &again);
+	assert_non_null(strstr(said, damaged));
+	assert_true(git_oid_equal(&base, &again));
+	free(said);
+
+	/* With no tarball to extract it again the tree stays, and the error says both. */
+	assert_int_equal(unlink(ref), 0);
+	free(reopen(fx, cache, "/nonexistent/linux.tar.xz", ERR_NOTFOUND, &again));
+	assert_non_null(strstr(error_last(), damaged + strlen("fpubench: ")));
+	assert_non_null(strstr(error_last(), "kernel tarball '/nonexistent/linux.tar.xz' is missing"));
+	assert_true(file_exists(tree));
+
+	free(damaged);
+	free(gitdir);
+	free(aside);
+	free(ref);
+	free(tree);
+	free(cache);
+}
+
 static void test_config_check(void **state)
 {
 	const char *fragment = "# a comment\n"
@@ -363,6 +522,9 @@ int main(void)
 		cmocka_unit_test(test_missing_tarball),
 		cmocka_unit_test(test_cache_lock_waits_for_holder),
 		cmocka_unit_test(test_cache_lock_wait_is_interrupted),
+		cmocka_unit_test(test_extract_on_full_disk_leaves_no_tree),
+		cmocka_unit_test(test_truncated_tarball_leaves_no_tree),
+		cmocka_unit_test(test_damaged_tree_is_extracted_again),
 		cmocka_unit_test(test_config_check),
 	};
 	int failed;
