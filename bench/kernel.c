@@ -652,6 +652,21 @@ int kernel_config_check(const char *fragment_name, const char *fragment, const c
 	return 0;
 }
 
+/* Checks the .config the kernel is, or was, built with against the fragment. */
+static int build_config_check(const struct kernel_build *b, const char *fragment,
+			      const char *fragment_text)
+{
+	char *config = xasprintf("%s/.config", b->dir);
+	struct strbuf final = STRBUF_INIT;
+	int err = file_read(config, &final);
+
+	if (!err)
+		err = kernel_config_check(fragment, fragment_text, final.buf);
+	strbuf_release(&final);
+	free(config);
+	return err;
+}
+
 static int build_config(struct kernel_tree *t, struct kernel_build *b, const char *fragment,
 			const char *fragment_text, const char *fragment_hash)
 {
@@ -662,28 +677,33 @@ static int build_config(struct kernel_tree *t, struct kernel_build *b, const cha
 	const char *tiny[] = { "make", "ARCH=i386", odir, "tinyconfig", NULL };
 	const char *merge_argv[] = { merge, "-m", "-O", b->dir, config, fragment, NULL };
 	const char *olddef[] = { "make", "ARCH=i386", odir, "olddefconfig", NULL };
-	struct strbuf have = STRBUF_INIT, final = STRBUF_INIT;
+	struct strbuf have = STRBUF_INIT;
 	int err = 0;
 
 	if (file_read(stamp, &have) == 0 && strcmp(have.buf, fragment_hash) == 0 &&
 	    file_exists(config))
 		goto check;
 	error_clear();
+	/* A configure that fails half way must not leave the stamp of the .config it replaces. */
+	if (unlink(stamp) < 0 && errno != ENOENT) {
+		err = error_set_errno(ERR_CACHE, "cannot remove '%s'", stamp);
+		goto out;
+	}
 	if (spawn_run(tiny, t->path, b->log, NULL) != 0 ||
 	    spawn_run(merge_argv, t->path, b->log, NULL) != 0 ||
 	    spawn_run(olddef, t->path, b->log, NULL) != 0) {
-		err = error_set(ERR_BUILD, "cannot configure variant '%s'; see '%s'", b->variant, b->log);
+		err = error_set(ERR_BUILD, "cannot configure variant '%s'%s; see '%s'", b->variant,
+				full_note(b->dir), b->log);
 		print_log_tail(b->log);
 		goto out;
 	}
-	if ((err = file_write_atomic(stamp, fragment_hash, strlen(fragment_hash))) < 0)
+	if ((err = file_write_atomic_mode(stamp, fragment_hash, strlen(fragment_hash),
+					  KERNEL_CACHE_FILE_MODE)) < 0)
 		goto out;
 check:
-	if ((err = file_read(config, &final)) == 0)
-		err = kernel_config_check(fragment, fragment_text, final.buf);
+	err = build_config_check(b, fragment, fragment_text);
 out:
 	strbuf_release(&have);
-	strbuf_release(&final);
 	free(odir);
 	free(config);
 	free(merge);
@@ -709,8 +729,8 @@ static int build_make(struct kernel_tree *t, struct kernel_build *b, int jobs)
 	for (size_t i = 0; i < BUILD_NTARGETS; i++)
 		argv[argc++] = build_targets[i];
 	if (spawn_run(argv, t->path, b->log, env) != 0) {
-		err = error_set(ERR_BUILD, "kernel build of variant '%s' failed; see '%s'",
-				b->variant, b->log);
+		err = error_set(ERR_BUILD, "kernel build of variant '%s' failed%s; see '%s'",
+				b->variant, full_note(b->dir), b->log);
 		print_log_tail(b->log);
 	}
 	free(odir);
@@ -730,8 +750,12 @@ static int build_dir_seed(struct kernel_build *b, const struct kernel_build *see
 	int err = 0;
 
 	if (spawn_run(rm_argv, NULL, NULL, NULL) != 0 || spawn_run(cp_argv, NULL, NULL, NULL) != 0 ||
-	    (unlink(stamp) < 0 && errno != ENOENT) || rename(tmp, b->dir) < 0)
-		err = error_set(ERR_CACHE, "cannot copy build directory '%s' to '%s'", seed->dir, b->dir);
+	    (unlink(stamp) < 0 && errno != ENOENT) || rename(tmp, b->dir) < 0) {
+		err = error_set(ERR_CACHE, "cannot copy build directory '%s' to '%s'%s", seed->dir,
+				b->dir, full_note(tmp));
+		/* A failed copy on a full disk would hold its space until the next build. */
+		spawn_run(rm_argv, NULL, NULL, NULL);
+	}
 	free(tmp);
 	free(stamp);
 	return err;
@@ -795,16 +819,22 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	if (!file_exists(b->dir)) {
 		if (seed && (err = build_dir_seed(b, seed)) < 0)
 			goto out;
-		if ((err = dir_create(b->dir, ERR_CACHE)) < 0)
+		if ((err = dir_create_mode(b->dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 			goto out;
 	}
-	unlink(stamp);
+	/* Gone before the directory changes and written last, so a failed build never looks done. */
+	if (unlink(stamp) < 0 && errno != ENOENT) {
+		err = error_set_errno(ERR_CACHE, "cannot remove '%s'", stamp);
+		goto out;
+	}
 	unlink(b->log);
 	if ((commit && (err = tree_checkout(t, commit)) < 0) ||
 	    (err = build_config(t, b, fragment, frag.buf, fragment_hash)) < 0 ||
-	    (err = build_make(t, b, jobs)) < 0)
+	    (err = build_make(t, b, jobs)) < 0 ||
+	    /* make reruns Kconfig when a Kconfig file changed since the configure, and may drop an option. */
+	    (err = build_config_check(b, fragment, frag.buf)) < 0)
 		goto out;
-	err = file_write_atomic(stamp, b->build_id, strlen(b->build_id));
+	err = file_write_atomic_mode(stamp, b->build_id, strlen(b->build_id), KERNEL_CACHE_FILE_MODE);
 	b->seconds = clock_seconds() - start;
 out:
 	strbuf_release(&frag);

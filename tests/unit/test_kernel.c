@@ -1,7 +1,8 @@
 /*
  * The kernel tree on a miniature tarball: extraction, the pristine commit,
  * patches as commits, the applied-patch cache, the config check, the cache
- * lock, damaged trees and full disks.
+ * lock, damaged trees and full disks.  The tarball holds a stand-in for the
+ * kernel's Makefile (tests/fixtures/fake-kernel), so builds take no time.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -69,6 +70,10 @@ static int setup(void **state)
 	char *ignored = xasprintf("%s/linux-source-6.1/generated.h", fx->dir);
 	assert_int_equal(file_write_atomic(ignore, "generated.h\n", 12), 0);
 	assert_int_equal(file_write_atomic(ignored, "x\n", 2), 0);
+	char *fake = xasprintf("%s/linux-source-6.1/", fx->dir);
+	const char *cp[] = { "cp", "-a", "tests/fixtures/fake-kernel/.", fake, NULL };
+	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
+	free(fake);
 	fx->tarball = xasprintf("%s/linux-source-6.1.tar.xz", fx->dir);
 	const char *tar[] = { "tar", "-cJf", fx->tarball, "-C", fx->dir, "linux-source-6.1", NULL };
 	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
@@ -489,6 +494,191 @@ static void test_damaged_tree_is_extracted_again(void **state)
 	free(cache);
 }
 
+/* Builds the pristine tree with the stand-in Makefile, quietly. */
+static int build(const struct fixture *fx, const char *variant, const char *fragment,
+		 struct kernel_build **out)
+{
+	struct capture cap;
+
+	capture_start(&cap, fx);
+	int err = kernel_build(fx->tree, variant, &fx->tree->base, fragment, 1, NULL, out);
+	free(capture_end(&cap));
+	return err;
+}
+
+static char *fragment_path(const struct fixture *fx, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", fx->dir, name);
+
+	assert_int_equal(file_write_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+/* How often make built the variant's bzImage. */
+static int builds_of(const struct fixture *fx, const char *variant)
+{
+	char *path = xasprintf("%s/build/%s/builds", fx->cache, variant);
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	if (file_read(path, &sb) == 0)
+		for (size_t i = 0; i < sb.len; i++)
+			n += sb.buf[i] == '\n';
+	strbuf_release(&sb);
+	free(path);
+	return n;
+}
+
+static char *stamp_path(const struct fixture *fx, const char *variant)
+{
+	return xasprintf("%s/build/%s/fpubench.stamp", fx->cache, variant);
+}
+
+static void test_build_is_used_only_with_its_stamp(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "reuse");
+	struct kernel_build *b = NULL;
+
+	assert_int_equal(build(fx, "reuse", frag, &b), 0);
+	assert_true(b->rebuilt);
+	assert_int_equal(mode_of(b->dir), KERNEL_CACHE_DIR_MODE);
+	assert_int_equal(mode_of(stamp), KERNEL_CACHE_FILE_MODE);
+	kernel_build_free(b);
+	assert_int_equal(build(fx, "reuse", frag, &b), 0);
+	assert_false(b->rebuilt);
+	kernel_build_free(b);
+	assert_int_equal(builds_of(fx, "reuse"), 1);
+
+	/* A stamp of another build, as an older config's or bench's, is not this build. */
+	assert_int_equal(file_write_atomic(stamp, "0123456789abcdef", 16), 0);
+	assert_int_equal(build(fx, "reuse", frag, &b), 0);
+	assert_true(b->rebuilt);
+	kernel_build_free(b);
+	assert_int_equal(builds_of(fx, "reuse"), 2);
+	free(stamp);
+	free(frag);
+}
+
+static void test_failed_build_leaves_no_stamp(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "fail");
+	struct kernel_build *b = NULL;
+
+	assert_int_equal(build(fx, "fail", frag, &b), 0);
+	kernel_build_free(b);
+	setenv("FAKE_FAIL", "build", 1);
+	/* The same build id again would be reused; another one builds. */
+	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
+	int err = build(fx, "fail", other, &b);
+	unsetenv("FAKE_FAIL");
+	assert_int_equal(err, ERR_BUILD);
+	assert_non_null(strstr(error_last(), "kernel build of variant 'fail' failed; see '"));
+	assert_false(file_exists(stamp));
+	assert_null(kernel_build_existing(fx->tree, "fail"));
+
+	/* Nor is the earlier build it replaced used any more. */
+	assert_int_equal(build(fx, "fail", frag, &b), 0);
+	assert_true(b->rebuilt);
+	kernel_build_free(b);
+	free(other);
+	free(stamp);
+	free(frag);
+}
+
+struct build_args {
+	const struct fixture *fx;
+	const char *fragment;
+};
+
+static int build_full(void *arg)
+{
+	const struct build_args *a = arg;
+	struct kernel_build *b = NULL;
+	int err = kernel_build(a->fx->tree, "full", &a->fx->tree->base, a->fragment, 1, NULL, &b);
+
+	kernel_build_free(b);
+	return err;
+}
+
+static void test_build_on_full_disk_leaves_no_stamp(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "full");
+	char *bzimage = xasprintf("%s/build/full/arch/x86/boot/bzImage", fx->cache), msg[1024];
+	struct build_args a = { fx, frag };
+	struct kernel_build *b = NULL;
+
+	setenv("FAKE_SIZE", "262144", 1);
+	int err = fsize_run(64 * 1024, build_full, &a, msg, sizeof(msg));
+	unsetenv("FAKE_SIZE");
+	assert_int_equal(err, ERR_BUILD);
+	assert_non_null(strstr(msg, "kernel build of variant 'full' failed"));
+	/* A bzImage cut short is there, but without its stamp it is never booted. */
+	assert_true(file_exists(bzimage));
+	assert_false(file_exists(stamp));
+
+	assert_int_equal(build(fx, "full", frag, &b), 0);
+	assert_true(b->rebuilt);
+	assert_true(file_exists(stamp));
+	kernel_build_free(b);
+	free(bzimage);
+	free(stamp);
+	free(frag);
+}
+
+static void test_failed_configure_is_done_again(void **state)
+{
+	struct fixture *fx = *state;
+	char *a = fragment_path(fx, "a.config", "CONFIG_X87=y\n");
+	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
+	struct kernel_build *b = NULL;
+
+	assert_int_equal(build(fx, "cfg", a, &b), 0);
+	kernel_build_free(b);
+	/* Killed or out of disk half way, after tinyconfig replaced a's .config. */
+	setenv("FAKE_FAIL", "config", 1);
+	int err = build(fx, "cfg", other, &b);
+	unsetenv("FAKE_FAIL");
+	assert_int_equal(err, ERR_BUILD);
+	assert_non_null(strstr(error_last(), "cannot configure variant 'cfg'; see '"));
+
+	/* a's config stamp must not vouch for that .config now. */
+	assert_int_equal(build(fx, "cfg", a, &b), 0);
+	assert_true(b->rebuilt);
+	kernel_build_free(b);
+	free(other);
+	free(a);
+}
+
+static void test_option_dropped_by_the_build_is_caught(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "drop");
+	struct kernel_build *b = NULL;
+
+	/* make reruns Kconfig when a Kconfig file changed, after the first check. */
+	setenv("FAKE_DROP", "CONFIG_X87", 1);
+	int err = build(fx, "drop", frag, &b);
+	unsetenv("FAKE_DROP");
+	assert_int_equal(err, ERR_CONFIG);
+	char *want = xasprintf("config option 'CONFIG_X87=y' from '%s' was dropped (not in the final .config)",
+			       frag);
+	assert_string_equal(error_last(), want);
+	assert_false(file_exists(stamp));
+	assert_int_equal(builds_of(fx, "drop"), 1);
+
+	/* The next run says so again at once, without building. */
+	assert_int_equal(build(fx, "drop", frag, &b), ERR_CONFIG);
+	assert_string_equal(error_last(), want);
+	assert_false(file_exists(stamp));
+	assert_int_equal(builds_of(fx, "drop"), 1);
+	free(want);
+	free(stamp);
+	free(frag);
+}
+
 static void test_config_check(void **state)
 {
 	const char *fragment = "# a comment\n"
@@ -525,6 +715,11 @@ int main(void)
 		cmocka_unit_test(test_extract_on_full_disk_leaves_no_tree),
 		cmocka_unit_test(test_truncated_tarball_leaves_no_tree),
 		cmocka_unit_test(test_damaged_tree_is_extracted_again),
+		cmocka_unit_test(test_build_is_used_only_with_its_stamp),
+		cmocka_unit_test(test_failed_build_leaves_no_stamp),
+		cmocka_unit_test(test_build_on_full_disk_leaves_no_stamp),
+		cmocka_unit_test(test_failed_configure_is_done_again),
+		cmocka_unit_test(test_option_dropped_by_the_build_is_caught),
 		cmocka_unit_test(test_config_check),
 	};
 	int failed;
