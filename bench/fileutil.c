@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 int file_read_capped(const char *path, size_t max, struct strbuf *sb, bool *truncated)
@@ -67,30 +68,33 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-int file_write_atomic(const char *path, const void *data, size_t len)
+int file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
 {
 	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	int err = 0;
 
 	if (fd < 0) {
 		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
 		goto out;
 	}
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0) {
+	/* fsync and close report what write deferred, a full disk included. */
+	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
 		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
-		close(fd);
-		unlink(tmp);
-		goto out;
-	}
-	close(fd);
-	if (rename(tmp, path) < 0) {
+	if (close(fd) < 0 && !err)
 		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
+	if (!err && rename(tmp, path) < 0)
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
+	if (err)
 		unlink(tmp);
-	}
 out:
 	free(tmp);
 	return err;
+}
+
+int file_write_atomic(const char *path, const void *data, size_t len)
+{
+	return file_write_atomic_mode(path, data, len, 0644);
 }
 
 int file_symlink_atomic(const char *target, const char *link)
@@ -112,7 +116,7 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
-int dir_create(const char *path, int code)
+int dir_create_mode(const char *path, mode_t mode, int code)
 {
 	char *copy = xstrdup(path);
 	int err = 0;
@@ -121,7 +125,7 @@ int dir_create(const char *path, int code)
 		if (*p == '/' || *p == '\0') {
 			char saved = *p;
 			*p = '\0';
-			if (mkdir(copy, 0755) < 0 && errno != EEXIST) {
+			if (mkdir(copy, mode) < 0 && errno != EEXIST) {
 				err = error_set_errno(code, "cannot create directory '%s'", copy);
 				break;
 			}
@@ -132,6 +136,24 @@ int dir_create(const char *path, int code)
 	}
 	free(copy);
 	return err;
+}
+
+int dir_create(const char *path, int code)
+{
+	return dir_create_mode(path, 0755, code);
+}
+
+/* Below this the failure was most likely the disk's: a build's next object is bigger. */
+#define DIR_FULL_BYTES (1024 * 1024)
+
+bool dir_is_full(const char *path)
+{
+	struct statvfs st;
+
+	if (statvfs(path, &st) < 0)
+		return false;
+	return (unsigned long long)st.f_bavail * st.f_frsize < DIR_FULL_BYTES ||
+	       (st.f_files && !st.f_favail);
 }
 
 char *path_absolute(const char *path)

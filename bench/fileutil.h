@@ -12,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* Appends the file's bytes to sb; ERR_NOTFOUND names a missing file. */
 int file_read(const char *path, struct strbuf *sb);
@@ -22,6 +23,13 @@ int file_read(const char *path, struct strbuf *sb);
  */
 int file_read_capped(const char *path, size_t max, struct strbuf *sb, bool *truncated);
 
+/*
+ * A file that is new gets `mode`.  A failed write (a full disk: ENOSPC,
+ * EFBIG) leaves the old file as it was and no temporary file behind.
+ */
+int file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode);
+
+/* file_write_atomic_mode() with 0644, for files others may read. */
 int file_write_atomic(const char *path, const void *data, size_t len);
 
 /* Replaces `link` with a symlink to `target`, atomically. */
@@ -29,8 +37,20 @@ int file_symlink_atomic(const char *target, const char *link);
 
 bool file_exists(const char *path);
 
-/* mkdir -p; ERR_CACHE-style errors are the caller's to choose, so `code`. */
+/*
+ * mkdir -p; the directories it creates get `mode`.  ERR_CACHE-style errors
+ * are the caller's to choose, so `code`.
+ */
+int dir_create_mode(const char *path, mode_t mode, int code);
+
+/* dir_create_mode() with 0755. */
 int dir_create(const char *path, int code);
+
+/*
+ * Whether the file system holding path has (almost) no space or inodes
+ * left: a child that failed there may not have been able to log why.
+ */
+bool dir_is_full(const char *path);
 
 /* An absolute version of path (which need not exist); caller frees. */
 char *path_absolute(const char *path);

@@ -28,19 +28,76 @@
 static const char *const build_targets[] = { "bzImage", "modules" };
 #define BUILD_NTARGETS (sizeof(build_targets) / sizeof(build_targets[0]))
 
+/* " (held by pid N)" from the lock file, or "" while the holder has not written it yet. */
+static char *lock_holder(int fd)
+{
+	char buf[24];
+	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+	long pid;
+
+	if (n <= 0)
+		return xstrdup("");
+	buf[n] = '\0';
+	pid = strtol(buf, NULL, 10);
+	return pid > 0 ? xasprintf(" (held by pid %ld)", pid) : xstrdup("");
+}
+
+/*
+ * Another bench may hold the cache for a whole run: wait for it, saying so
+ * once.  main()'s handlers are installed without SA_RESTART, so SIGINT and
+ * SIGTERM end the wait with EINTR.
+ */
 static int cache_lock(struct kernel_tree *t)
 {
 	char *path = xasprintf("%s/lock", t->cache);
 	int err = 0;
 
-	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (t->lock_fd < 0)
+	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, KERNEL_CACHE_FILE_MODE);
+	if (t->lock_fd < 0) {
 		err = error_set_errno(ERR_CACHE, "cache directory '%s' is not writable", t->cache);
-	else if (flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0)
-		err = error_set(ERR_CACHE, "cache directory '%s' is in use by another fpubench",
-				t->cache);
+		goto out;
+	}
+	if (flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		char *holder = lock_holder(t->lock_fd);
+
+		fprintf(stderr, "fpubench: waiting for the cache lock on '%s'%s\n", path, holder);
+		free(holder);
+		if (flock(t->lock_fd, LOCK_EX) < 0) {
+			err = errno == EINTR
+				? error_set(ERR_INTERRUPTED, "interrupted while waiting for the cache lock on '%s'", path)
+				: error_set_errno(ERR_CACHE, "cannot lock '%s'", path);
+			goto out;
+		}
+	}
+	/* The pid only names the holder to a waiter: the lock holds without it, so no error. */
+	if (ftruncate(t->lock_fd, 0) == 0)
+		dprintf(t->lock_fd, "%ld\n", (long)getpid());
+out:
 	free(path);
 	return err;
+}
+
+static void print_log_tail(const char *log)
+{
+	struct strbuf text = STRBUF_INIT;
+	int lines = 0;
+	size_t start;
+
+	if (file_read(log, &text) < 0) {
+		strbuf_release(&text);
+		return;
+	}
+	for (start = text.len; start > 0; start--)
+		if (text.buf[start - 1] == '\n' && ++lines > BUILD_LOG_TAIL_LINES)
+			break;
+	fprintf(stderr, "--- last lines of %s\n%s--- end of %s\n", log, text.buf + start, log);
+	strbuf_release(&text);
+}
+
+/* For a child's failure: on a full disk its log may well be empty. */
+static const char *full_note(const char *dir)
+{
+	return dir_is_full(dir) ? " (its file system is full)" : "";
 }
 
 /* nftw() takes no user pointer, hence the walk's state in statics. */
@@ -106,7 +163,10 @@ out:
 	return err;
 }
 
-/* Extracts into a temporary directory and renames it, so a killed run leaves no half tree. */
+/*
+ * Extracts into a temporary directory and renames it, so a killed or failed
+ * run (a full disk) leaves no half tree under the tree's name.
+ */
 static int tree_create(struct kernel_tree *t, const char *tarball)
 {
 	char *tmp = xasprintf("%s.tmp", t->path);
@@ -117,19 +177,16 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	git_oid base;
 	int err;
 
-	if (!file_exists(tarball)) {
-		err = error_set(ERR_NOTFOUND, "kernel tarball '%s' is missing (apt-get install linux-source-6.1)",
-				tarball);
-		goto out;
-	}
 	fprintf(stderr, "fpubench: extracting %s into %s\n", tarball, t->path);
 	unlink(log);
 	if ((err = spawn_run(rm_argv, NULL, NULL, NULL)) != 0 ||
-	    (err = dir_create(tmp, ERR_CACHE)) < 0)
+	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto fail;
 	err = spawn_run(tar_argv, NULL, log, NULL);
 	if (err != 0) {
-		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'; see '%s'", tarball, tmp, log);
+		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'%s; see '%s'", tarball, tmp,
+				full_note(tmp), log);
+		print_log_tail(log);
 		goto fail;
 	}
 	if (git_repository_init(&repo, tmp, 0) < 0) {
@@ -138,6 +195,7 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	}
 	if ((err = tree_commit_pristine(repo, tmp, tarball, &base)) < 0)
 		goto fail;
+	/* Written last: tree_verify() takes the ref for the sign of a complete tree. */
 	git_reference *ref = NULL;
 	if (git_reference_create(&ref, repo, BASE_REF, &base, 1, "fpubench: pristine tree") < 0) {
 		err = error_set(ERR_GENERIC, "cannot create '%s': %s", BASE_REF, gitutil_error());
@@ -162,6 +220,45 @@ out:
 	return err;
 }
 
+/*
+ * A tree is complete when its base ref names a readable commit and tree:
+ * the ref is written last, before the rename that publishes the tree.
+ */
+static int tree_verify(struct kernel_tree *t)
+{
+	git_commit *base = NULL;
+	git_tree *tree = NULL;
+	int err = 0;
+
+	if (git_repository_open(&t->repo, t->path) < 0 ||
+	    git_reference_name_to_id(&t->base, t->repo, BASE_REF) < 0 ||
+	    git_commit_lookup(&base, t->repo, &t->base) < 0 || git_commit_tree(&tree, base) < 0) {
+		err = error_set(ERR_CACHE, "kernel tree '%s' is damaged (%s)", t->path, gitutil_error());
+		git_repository_free(t->repo);
+		t->repo = NULL;
+	}
+	git_tree_free(tree);
+	git_commit_free(base);
+	return err;
+}
+
+/* One rename takes a damaged tree out of use, so a run killed while deleting it leaves none. */
+static int tree_discard(struct kernel_tree *t)
+{
+	char *aside = xasprintf("%s.damaged", t->path);
+	const char *rm_argv[] = { "rm", "-rf", aside, NULL };
+	int err = spawn_run(rm_argv, NULL, NULL, NULL);
+
+	if (err == 0 && rename(t->path, aside) < 0)
+		err = error_set_errno(ERR_CACHE, "cannot move damaged kernel tree '%s' aside", t->path);
+	if (err == 0)
+		err = spawn_run(rm_argv, NULL, NULL, NULL);
+	if (err > 0)
+		err = error_set(ERR_CACHE, "cannot remove '%s'", aside);
+	free(aside);
+	return err;
+}
+
 /* A tree in the locked cache; path is where its work tree is or will be. */
 static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 {
@@ -171,7 +268,8 @@ static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 	t->lock_fd = -1;
 	t->cache = path_absolute(cache);
 	t->path = path;
-	if ((err = dir_create(t->cache, ERR_CACHE)) < 0 || (err = cache_lock(t)) < 0) {
+	if ((err = dir_create_mode(t->cache, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
+	    (err = cache_lock(t)) < 0) {
 		kernel_tree_free(t);
 		return err;
 	}
@@ -190,27 +288,37 @@ static char *cache_tree_path(const char *cache)
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
 {
 	struct kernel_tree *t;
+	char *damage = NULL;
 	int err = tree_new(&t, cache, cache_tree_path(cache));
 
 	if (err < 0)
 		return err;
-
-	char *gitdir = xasprintf("%s/.git", t->path);
-	bool have_tree = file_exists(gitdir);
-	free(gitdir);
-	if (!have_tree && (err = tree_create(t, tarball)) < 0)
-		goto fail;
-	if (git_repository_open(&t->repo, t->path) < 0 ||
-	    git_reference_name_to_id(&t->base, t->repo, BASE_REF) < 0) {
-		err = error_set(ERR_CACHE, "kernel tree '%s' is damaged (%s); remove it to extract again",
-				t->path, gitutil_error());
-		goto fail;
+	if (file_exists(t->path)) {
+		if ((err = tree_verify(t)) == 0)
+			goto out;
+		damage = xstrdup(error_last());
+	}
+	if (!file_exists(tarball)) {
+		err = error_set(ERR_NOTFOUND, "%s%skernel tarball '%s' is missing (apt-get install linux-source-6.1)",
+				damage ? damage : "", damage ? "; " : "", tarball);
+		goto out;
+	}
+	/* A damaged tree, half extracted or half deleted, is never used: it is extracted again. */
+	if (damage) {
+		fprintf(stderr, "fpubench: %s; extracting it again\n", damage);
+		if ((err = tree_discard(t)) < 0)
+			goto out;
+	}
+	if ((err = tree_create(t, tarball)) == 0)
+		err = tree_verify(t);
+out:
+	free(damage);
+	if (err < 0) {
+		kernel_tree_free(t);
+		return err;
 	}
 	*out = t;
 	return 0;
-fail:
-	kernel_tree_free(t);
-	return err;
 }
 
 int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out)
@@ -242,7 +350,7 @@ static int repo_borrow_objects(git_repository *ours, const char *repo_dir)
 		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
 	char *objects = xasprintf("%sobjects\n", git_repository_commondir(theirs));
 	alternates = xasprintf("%sobjects/info/alternates", git_repository_path(ours));
-	err = file_write_atomic(alternates, objects, strlen(objects));
+	err = file_write_atomic_mode(alternates, objects, strlen(objects), KERNEL_CACHE_FILE_MODE);
 	free(objects);
 	free(alternates);
 	git_repository_free(theirs);
@@ -281,7 +389,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	free(abs_cache);
 	if (err < 0)
 		goto out;
-	if ((err = dir_create(t->path, ERR_CACHE)) < 0)
+	if ((err = dir_create_mode(t->path, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto fail;
 	if (git_repository_init(&t->repo, t->path, 0) < 0) {
 		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, gitutil_error());
@@ -544,21 +652,19 @@ int kernel_config_check(const char *fragment_name, const char *fragment, const c
 	return 0;
 }
 
-static void print_log_tail(const char *log)
+/* Checks the .config the kernel is, or was, built with against the fragment. */
+static int build_config_check(const struct kernel_build *b, const char *fragment,
+			      const char *fragment_text)
 {
-	struct strbuf text = STRBUF_INIT;
-	int lines = 0;
-	size_t start;
+	char *config = xasprintf("%s/.config", b->dir);
+	struct strbuf final = STRBUF_INIT;
+	int err = file_read(config, &final);
 
-	if (file_read(log, &text) < 0) {
-		strbuf_release(&text);
-		return;
-	}
-	for (start = text.len; start > 0; start--)
-		if (text.buf[start - 1] == '\n' && ++lines > BUILD_LOG_TAIL_LINES)
-			break;
-	fprintf(stderr, "--- last lines of %s\n%s--- end of %s\n", log, text.buf + start, log);
-	strbuf_release(&text);
+	if (!err)
+		err = kernel_config_check(fragment, fragment_text, final.buf);
+	strbuf_release(&final);
+	free(config);
+	return err;
 }
 
 static int build_config(struct kernel_tree *t, struct kernel_build *b, const char *fragment,
@@ -571,28 +677,33 @@ static int build_config(struct kernel_tree *t, struct kernel_build *b, const cha
 	const char *tiny[] = { "make", "ARCH=i386", odir, "tinyconfig", NULL };
 	const char *merge_argv[] = { merge, "-m", "-O", b->dir, config, fragment, NULL };
 	const char *olddef[] = { "make", "ARCH=i386", odir, "olddefconfig", NULL };
-	struct strbuf have = STRBUF_INIT, final = STRBUF_INIT;
+	struct strbuf have = STRBUF_INIT;
 	int err = 0;
 
 	if (file_read(stamp, &have) == 0 && strcmp(have.buf, fragment_hash) == 0 &&
 	    file_exists(config))
 		goto check;
 	error_clear();
+	/* A configure that fails half way must not leave the stamp of the .config it replaces. */
+	if (unlink(stamp) < 0 && errno != ENOENT) {
+		err = error_set_errno(ERR_CACHE, "cannot remove '%s'", stamp);
+		goto out;
+	}
 	if (spawn_run(tiny, t->path, b->log, NULL) != 0 ||
 	    spawn_run(merge_argv, t->path, b->log, NULL) != 0 ||
 	    spawn_run(olddef, t->path, b->log, NULL) != 0) {
-		err = error_set(ERR_BUILD, "cannot configure variant '%s'; see '%s'", b->variant, b->log);
+		err = error_set(ERR_BUILD, "cannot configure variant '%s'%s; see '%s'", b->variant,
+				full_note(b->dir), b->log);
 		print_log_tail(b->log);
 		goto out;
 	}
-	if ((err = file_write_atomic(stamp, fragment_hash, strlen(fragment_hash))) < 0)
+	if ((err = file_write_atomic_mode(stamp, fragment_hash, strlen(fragment_hash),
+					  KERNEL_CACHE_FILE_MODE)) < 0)
 		goto out;
 check:
-	if ((err = file_read(config, &final)) == 0)
-		err = kernel_config_check(fragment, fragment_text, final.buf);
+	err = build_config_check(b, fragment, fragment_text);
 out:
 	strbuf_release(&have);
-	strbuf_release(&final);
 	free(odir);
 	free(config);
 	free(merge);
@@ -618,8 +729,8 @@ static int build_make(struct kernel_tree *t, struct kernel_build *b, int jobs)
 	for (size_t i = 0; i < BUILD_NTARGETS; i++)
 		argv[argc++] = build_targets[i];
 	if (spawn_run(argv, t->path, b->log, env) != 0) {
-		err = error_set(ERR_BUILD, "kernel build of variant '%s' failed; see '%s'",
-				b->variant, b->log);
+		err = error_set(ERR_BUILD, "kernel build of variant '%s' failed%s; see '%s'",
+				b->variant, full_note(b->dir), b->log);
 		print_log_tail(b->log);
 	}
 	free(odir);
@@ -639,8 +750,12 @@ static int build_dir_seed(struct kernel_build *b, const struct kernel_build *see
 	int err = 0;
 
 	if (spawn_run(rm_argv, NULL, NULL, NULL) != 0 || spawn_run(cp_argv, NULL, NULL, NULL) != 0 ||
-	    (unlink(stamp) < 0 && errno != ENOENT) || rename(tmp, b->dir) < 0)
-		err = error_set(ERR_CACHE, "cannot copy build directory '%s' to '%s'", seed->dir, b->dir);
+	    (unlink(stamp) < 0 && errno != ENOENT) || rename(tmp, b->dir) < 0) {
+		err = error_set(ERR_CACHE, "cannot copy build directory '%s' to '%s'%s", seed->dir,
+				b->dir, full_note(tmp));
+		/* A failed copy on a full disk would hold its space until the next build. */
+		spawn_run(rm_argv, NULL, NULL, NULL);
+	}
 	free(tmp);
 	free(stamp);
 	return err;
@@ -704,16 +819,22 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	if (!file_exists(b->dir)) {
 		if (seed && (err = build_dir_seed(b, seed)) < 0)
 			goto out;
-		if ((err = dir_create(b->dir, ERR_CACHE)) < 0)
+		if ((err = dir_create_mode(b->dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 			goto out;
 	}
-	unlink(stamp);
+	/* Gone before the directory changes and written last, so a failed build never looks done. */
+	if (unlink(stamp) < 0 && errno != ENOENT) {
+		err = error_set_errno(ERR_CACHE, "cannot remove '%s'", stamp);
+		goto out;
+	}
 	unlink(b->log);
 	if ((commit && (err = tree_checkout(t, commit)) < 0) ||
 	    (err = build_config(t, b, fragment, frag.buf, fragment_hash)) < 0 ||
-	    (err = build_make(t, b, jobs)) < 0)
+	    (err = build_make(t, b, jobs)) < 0 ||
+	    /* make reruns Kconfig when a Kconfig file changed since the configure, and may drop an option. */
+	    (err = build_config_check(b, fragment, frag.buf)) < 0)
 		goto out;
-	err = file_write_atomic(stamp, b->build_id, strlen(b->build_id));
+	err = file_write_atomic_mode(stamp, b->build_id, strlen(b->build_id), KERNEL_CACHE_FILE_MODE);
 	b->seconds = clock_seconds() - start;
 out:
 	strbuf_release(&frag);

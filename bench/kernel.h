@@ -11,8 +11,10 @@
  * Builds are out of tree, one directory per variant under <cache>/build.
  * A build is identified by its build id, a hash of the tree commit and the
  * config fragment; a directory whose stamp holds the same id is not built
- * again.  Only one bench may use a cache at a time: kernel_tree_open()
- * takes an exclusive lock that kernel_tree_free() drops.
+ * again.  The stamp is removed before a build starts and written once it
+ * succeeded, so a failed build is never used.  Only one bench may use a
+ * cache at a time: kernel_tree_open() and its kind wait for an exclusive
+ * lock (saying so on stderr) that kernel_tree_free() drops.
  */
 #ifndef FPUBENCH_KERNEL_H
 #define FPUBENCH_KERNEL_H
@@ -21,6 +23,10 @@
 #include <stdbool.h>
 
 struct series;
+
+/* The cache holds the bench's own state: what it creates there is private. */
+#define KERNEL_CACHE_DIR_MODE 0700
+#define KERNEL_CACHE_FILE_MODE 0600
 
 struct kernel_tree {
 	char *cache;		/* the cache root */
@@ -43,8 +49,9 @@ struct kernel_build {
 
 /*
  * Opens the tree in `cache`, extracting `tarball` and committing it first
- * when the cache has none.  Errors: ERR_CACHE (not writable or in use),
- * ERR_NOTFOUND (no tarball).
+ * when the cache has none, or one that is damaged (it says so on stderr,
+ * and deletes that one).  Errors: ERR_CACHE (not writable), ERR_NOTFOUND
+ * (no tarball), ERR_INTERRUPTED (a signal ended the wait for the lock).
  */
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball);
 

@@ -56,7 +56,8 @@ int payload_build_selftests(struct kernel_tree *t, char **dir_out)
 
 	/* Built into a temporary directory and renamed: a killed build is not reused. */
 	const char *rm[] = { "rm", "-rf", tmp, NULL };
-	if (spawn_run(rm, NULL, NULL, NULL) != 0 || (err = dir_create(tmp, ERR_CACHE)) < 0)
+	if (spawn_run(rm, NULL, NULL, NULL) != 0 ||
+	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto out;
 	unlink(log);
 	for (unsigned i = 0; i < payload_selftests_count && !err; i++) {
@@ -95,7 +96,8 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	int err = 0;
 
 	/* Kbuild writes its objects next to the sources: build a fresh copy. */
-	if (spawn_run(rm, NULL, NULL, NULL) != 0 || (err = dir_create(dir, ERR_CACHE)) < 0 ||
+	if (spawn_run(rm, NULL, NULL, NULL) != 0 ||
+	    (err = dir_create_mode(dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
 	    spawn_run(cp, NULL, NULL, NULL) != 0) {
 		err = err ? err : error_set(ERR_CACHE, "cannot copy '%s' to '%s'", kmod_src, dir);
 		goto out;
