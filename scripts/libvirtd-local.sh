@@ -177,14 +177,33 @@ show_logs() {
 	return 0
 }
 
+# alive PID: PID exists and is not a zombie.
+alive() {
+	st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "/proc/$1/status" 2>/dev/null) || return 1
+	[ -n "$st" ] && [ "$st" != Z ]
+}
+
+# fail_start MESSAGE: a start that went wrong leaves nothing running.
+fail_start() {
+	show_logs
+	# KILL to a namespace's init takes everything in it along.
+	[ -z "${init:-}" ] || kill -KILL "$init" 2>/dev/null || :
+	die "$@"
+}
+
 do_start() {
 	if running; then
-		# Another start may still be waiting for it; give it the same time.
+		# Hand out the URI only once it answers.
 		wait_ready
 		echo "$uri"
 		return 0
 	fi
 	rm -f "$dir/init.pid" "$dir/libvirtd.pid" "$dir/pidns"
+	# Like /run at boot: no process of an earlier namespace survived it, and
+	# a stale domain status would make libvirtd kill whatever now has that
+	# pid in the new namespace (it killed its own thread once).
+	rm -rf "$dir/run"
+	rm -f "$dir/sock/libvirt-sock" "$dir/sock/libvirt-sock-ro" "$dir/sock/libvirt-admin-sock"
 	write_config
 	link_qemu_driver
 	# A file rather than bash -c, so ps shows a short command line.
@@ -198,21 +217,16 @@ do_start() {
 	outer=$!
 	deadline=$(($(date +%s) + timeout))
 	init=
-	while [ -z "$init" ]; do
-		init=$(child_of "$outer" bash)
-		[ -n "$init" ] && break
-		[ -d "/proc/$outer" ] || { show_logs; die "the namespace for '$dir' did not start"; }
-		[ "$(date +%s)" -lt "$deadline" ] || die "the namespace for '$dir' did not start within ${timeout}s"
+	until init=$(child_of "$outer" bash) && [ -n "$init" ]; do
+		alive "$outer" || fail_start "the namespace for '$dir' did not start"
+		[ "$(date +%s)" -lt "$deadline" ] || fail_start "the namespace for '$dir' did not start within ${timeout}s"
 		sleep 0.05
 	done
 	readlink "/proc/$init/ns/pid" >"$dir/pidns"
 	echo "$init" >"$dir/init.pid"
-	daemon=
-	while [ -z "$daemon" ]; do
-		daemon=$(child_of "$init" libvirtd)
-		[ -n "$daemon" ] && break
-		running || { show_logs; die "libvirtd for '$dir' did not start"; }
-		[ "$(date +%s)" -lt "$deadline" ] || die "libvirtd for '$dir' did not start within ${timeout}s"
+	until daemon=$(child_of "$init" libvirtd) && [ -n "$daemon" ]; do
+		running || fail_start "libvirtd for '$dir' did not start"
+		[ "$(date +%s)" -lt "$deadline" ] || fail_start "libvirtd for '$dir' did not start within ${timeout}s"
 		sleep 0.05
 	done
 	echo "$daemon" >"$dir/libvirtd.pid"
@@ -223,11 +237,9 @@ do_start() {
 wait_ready() {
 	deadline=$(($(date +%s) + timeout))
 	until answers; do
-		running || { show_logs; die "libvirtd for '$dir' exited before its socket answered"; }
-		if [ "$(date +%s)" -ge "$deadline" ]; then
-			show_logs
-			die "libvirtd for '$dir' did not answer at $uri within ${timeout}s"
-		fi
+		running || fail_start "libvirtd for '$dir' exited before its socket answered"
+		[ "$(date +%s)" -lt "$deadline" ] ||
+			fail_start "libvirtd for '$dir' did not answer at $uri within ${timeout}s"
 		sleep 0.1
 	done
 }
