@@ -72,8 +72,8 @@ while kill -0 "$daemon" 2>/dev/null; do
 	wait "$daemon" || :
 done'
 
-# check_dir DIR: DIR must be absolute-able, plain (it goes into a URI and into
-# quoted config strings) and outside the trees the namespace remounts.
+# check_dir DIR: DIR must be plain (it goes into a URI and into quoted
+# config strings) and outside the trees the namespace remounts.
 check_dir() {
 	case $1 in
 	*[!A-Za-z0-9._/+-]*) die "directory '$1' has characters other than A-Za-z0-9._/+-" ;;
@@ -205,6 +205,8 @@ do_start() {
 	rm -rf "$dir/run"
 	rm -f "$dir/sock/libvirt-sock" "$dir/sock/libvirt-sock-ro" "$dir/sock/libvirt-admin-sock"
 	write_config
+	# The previous daemon's output stays one start longer.
+	[ ! -f "$dir/var-log/daemon.out" ] || mv -f "$dir/var-log/daemon.out" "$dir/var-log/daemon.out.old"
 	link_qemu_driver
 	# A file rather than bash -c, so ps shows a short command line.
 	printf '%s\n' "$ns_init" >"$dir/ns-init.bash"
@@ -295,6 +297,8 @@ timeout=${LIBVIRTD_LOCAL_TIMEOUT:-60}
 case $timeout in '' | *[!0-9]*) die "LIBVIRTD_LOCAL_TIMEOUT '$timeout' is not a whole number of seconds" ;; esac
 
 check_dir "$dir"
+# So that a name starting with '-' is not taken for an option.
+case $dir in /*) ;; *) dir=./$dir ;; esac
 if [ "$cmd" = start ]; then
 	mkdir -p "$dir" || die "cannot create directory '$dir'"
 elif [ ! -d "$dir" ]; then
