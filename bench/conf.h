@@ -22,10 +22,13 @@
  *   [tests]      test = NAME, repeatable (none: every test)
  *   [expect]     VARIANT FPU TEST = STATUS, repeatable, first match wins;
  *                VARIANT and TEST are fnmatch patterns, FPU is fsave,
- *                fxsave or any; STATUS a verdict name.  None: the built-in
- *                expectations.
- *   [host NAME]  uri = URI, jobs = N (1..1024); repeatable sections (none:
- *                the embedded driver in the cache, one guest per core)
+ *                fxsave or any; STATUS a verdict name.  A cell no rule
+ *                matches is expected to pass.
+ *   [host NAME]  uri = URI, jobs = N (1..1024), stage = DIR (an absolute
+ *                path on that host: kernels, initramfs and consoles go
+ *                there through libvirt, see stage.h; the default for a URI
+ *                naming a remote host); repeatable sections (none: the
+ *                embedded driver in the cache, one guest per core)
  *
  * NAME is letters, digits, '.', '_' and '-'.
  *

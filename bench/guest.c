@@ -488,9 +488,16 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 		if (now >= next_poll) {
 			pthread_mutex_unlock(&gc->lock);
 			int active = virDomainIsActive(dom);
+			bool lost = active < 0 && !guest_conn_alive(gc);
 			pthread_mutex_lock(&gc->lock);
 			if (active == 0)
 				w.stopped = true;
+			if (lost) {
+				/* The host, not the kernel, failed: an error, to be retried elsewhere. */
+				err = error_set(ERR_LIBVIRT, "lost the connection to libvirt while '%s' ran",
+						spec->name);
+				break;
+			}
 			next_poll = now + POLL_ACTIVE_S;
 			continue;
 		}

@@ -122,18 +122,23 @@ in_namespace() {
 	return 0
 }
 
-# The qemu connection driver only: the others (network, nodedev, nwfilter,
-# storage, ...) would probe dnsmasq, udev and firewalls and are not needed.
-link_qemu_driver() {
+# The qemu and storage connection drivers only: the others (network,
+# nodedev, nwfilter, ...) would probe dnsmasq, udev and firewalls and are
+# not needed.  Storage is for the bench's staging (bench/stage.h).
+link_drivers() {
 	mkdir -p "$dir/drivers"
-	for so in /usr/lib/*/libvirt/connection-driver/libvirt_driver_qemu.so \
-		/usr/lib64/libvirt/connection-driver/libvirt_driver_qemu.so; do
-		if [ -f "$so" ]; then
-			ln -sf "$so" "$dir/drivers/libvirt_driver_qemu.so"
-			return 0
-		fi
+	for name in qemu storage; do
+		found=
+		for so in /usr/lib/*/libvirt/connection-driver/libvirt_driver_$name.so \
+			/usr/lib64/libvirt/connection-driver/libvirt_driver_$name.so; do
+			if [ -f "$so" ]; then
+				ln -sf "$so" "$dir/drivers/libvirt_driver_$name.so"
+				found=1
+				break
+			fi
+		done
+		[ -n "$found" ] || die "cannot find libvirt_driver_$name.so (is libvirt-daemon installed?)"
 	done
-	die "cannot find libvirt_driver_qemu.so (is libvirt-daemon-driver-qemu installed?)"
 }
 
 write_config() {
@@ -207,7 +212,7 @@ do_start() {
 	write_config
 	# The previous daemon's output stays one start longer.
 	[ ! -f "$dir/var-log/daemon.out" ] || mv -f "$dir/var-log/daemon.out" "$dir/var-log/daemon.out.old"
-	link_qemu_driver
+	link_drivers
 	# A file rather than bash -c, so ps shows a short command line.
 	printf '%s\n' "$ns_init" >"$dir/ns-init.bash"
 	# setsid: not in the caller's session or process group, so a signal to

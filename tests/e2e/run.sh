@@ -76,18 +76,24 @@ check "results.json: unpatched crashes on FSAVE" \
 check "results.json: unpatched passes on FXSAVE" cell_is unpatched "$FXSAVE_CPU" fpu_seed "pass -"
 check "results.ktap is KTAP" grep -q '^KTAP version 1$' "$RESULTS/latest/results.ktap"
 
-# Nightly: the history, the comparison and the reports, over two libvirt hosts (the
-# embedded driver and a private libvirtd); the second run is compared with the first.
+# Nightly: the history, the comparison and the reports, over two libvirt hosts: the
+# embedded driver, and a private libvirtd that gets its files staged through libvirt's
+# storage API as a remote host would.  The second run is compared with the first.
 HISTORY="$WORK/history.db"
 NIGHTLY="$WORK/nightly"
 DAEMON_DIR="$WORK/libvirtd"
-if DAEMON_URI=$("$ROOT/scripts/libvirtd-local.sh" start "$DAEMON_DIR"); then
+DAEMON_URI=$("$ROOT/scripts/libvirtd-local.sh" start "$DAEMON_DIR") &&
 	trap '"$ROOT/scripts/libvirtd-local.sh" stop "$DAEMON_DIR" >/dev/null 2>&1; rm -rf "$WORK"' EXIT
-fi
 EMBED_URI="qemu:///embed?root=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}/libvirt"
+# The default config, which holds the expectations, with the two hosts.
+{
+	grep -v '^\(results\|series\) = ' "$ROOT/bench/fpubench.conf"
+	printf '[host embedded]\nuri = %s\n[host daemon]\nuri = %s\nstage = %s\n' \
+		"$EMBED_URI" "$DAEMON_URI" "$WORK/stage"
+} >"$WORK/nightly.conf"
 nightly() {	# nightly: one run of the matrix over both hosts
-	status_is 0 "$FPUBENCH" run --results "$NIGHTLY" --history "$HISTORY" \
-		--cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU" --uri "$EMBED_URI" --uri "$DAEMON_URI"
+	status_is 0 "$FPUBENCH" run --config "$WORK/nightly.conf" --patches "$ROOT/patches" \
+		--results "$NIGHTLY" --history "$HISTORY" --cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU"
 }
 hosts_used() {	# both hosts ran cells
 	python3 - "$NIGHTLY/latest/results.json" <<'PY'
@@ -103,6 +109,8 @@ sed 's/^/# /' "$WORK/out" | tail -n 8
 check "run 2 is compared with run 1" grep -q "compared with run [0-9]*: new failures 0" "$WORK/out"
 check "run 2 has no new failure" sh -c "! grep -q 'new failure' '$WORK/out'"
 check "cells are spread over both hosts" hosts_used
+check "the daemon's consoles came back and left the stage" sh -c "ls '$WORK/stage' | grep -q bzImage &&
+	! ls '$WORK/stage' | grep -q '\\.log$'"
 check "the history holds both runs" sh -c "'$FPUBENCH' history --history '$HISTORY' --cpu '$FSAVE_CPU' --test fpu_seed |
 	grep -c '^run ' | grep -qx 2"
 check "junit.xml validates" \
