@@ -5,6 +5,7 @@
 #include "gitutil.h"
 #include "fileutil.h"
 #include "patchfile.h"
+#include "progress.h"
 #include "series.h"
 #include "spawn.h"
 #include "strbuf.h"
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BASE_REF "refs/fpubench/base"
@@ -163,6 +165,42 @@ out:
 	return err;
 }
 
+/* tar's option for the tarball's compression, by its name. */
+static const char *tar_filter(const char *tarball)
+{
+	static const struct {
+		const char *suffix;
+		const char *option;
+	} filters[] = {
+		{ ".xz", "--xz" }, { ".gz", "--gzip" }, { ".tgz", "--gzip" },
+		{ ".bz2", "--bzip2" }, { ".zst", "--zstd" },
+	};
+	size_t len = strlen(tarball);
+
+	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+		size_t n = strlen(filters[i].suffix);
+		if (len >= n && strcmp(tarball + len - n, filters[i].suffix) == 0)
+			return filters[i].option;
+	}
+	return "--no-auto-compress";
+}
+
+struct extract_progress {
+	int fd;
+	struct stat st;
+	struct progress progress;
+};
+
+static void extract_tick(void *arg)
+{
+	struct extract_progress *xp = arg;
+	off_t at = lseek(xp->fd, 0, SEEK_CUR);
+	double done = xp->st.st_size > 0 && at > 0 ? (double)at / (double)xp->st.st_size : 0;
+
+	progress_update(&xp->progress, done, "%.0f %% of %lld MB", 100 * done,
+			(long long)(xp->st.st_size >> 20));
+}
+
 /*
  * Extracts into a temporary directory and renames it, so a killed or failed
  * run (a full disk) leaves no half tree under the tree's name.
@@ -172,7 +210,13 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	char *tmp = xasprintf("%s.tmp", t->path);
 	char *log = xasprintf("%s/extract.log", t->cache);
 	const char *rm_argv[] = { "rm", "-rf", tmp, NULL };
-	const char *tar_argv[] = { "tar", "-xf", tarball, "-C", tmp, "--strip-components=1", NULL };
+	/*
+	 * tar reads the tarball from our descriptor, whose offset says how far
+	 * it got; from stdin it cannot guess the compression, so it is told.
+	 */
+	const char *tar_argv[] = { "tar", "-x", tar_filter(tarball), "-f", "-", "-C", tmp,
+				   "--strip-components=1", NULL };
+	struct extract_progress xp = { .fd = -1 };
 	git_repository *repo = NULL;
 	git_oid base;
 	int err;
@@ -182,7 +226,16 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	if ((err = spawn_run(rm_argv, NULL, NULL, NULL)) != 0 ||
 	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto fail;
-	err = spawn_run(tar_argv, NULL, log, NULL);
+	if ((xp.fd = open(tarball, O_RDONLY | O_CLOEXEC)) < 0 || fstat(xp.fd, &xp.st) < 0) {
+		err = error_set_errno(ERR_NOTFOUND, "cannot read kernel tarball '%s'", tarball);
+		goto fail;
+	}
+	progress_init(&xp.progress, stderr, "extracting");
+	struct spawn_watch watch = { .stdin_fd = xp.fd, .tick = extract_tick, .arg = &xp };
+	err = spawn_run_watched(tar_argv, NULL, log, NULL, &watch);
+	progress_end(&xp.progress);
+	close(xp.fd);
+	xp.fd = -1;
 	if (err != 0) {
 		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'%s; see '%s'", tarball, tmp,
 				full_note(tmp), log);
@@ -210,6 +263,8 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	}
 	goto out;
 fail:
+	if (xp.fd >= 0)
+		close(xp.fd);
 	git_repository_free(repo);
 	spawn_run(rm_argv, NULL, NULL, NULL);
 	if (err > 0)
@@ -711,8 +766,64 @@ out:
 	return err;
 }
 
+/* What the build log says so far: kbuild's quiet lines, "  CC      path.o". */
+struct build_progress {
+	const char *variant;
+	const char *log;
+	off_t offset;		/* the log up to here is counted */
+	size_t objects;
+	char current[80];
+	struct progress progress;
+};
+
+static void build_count_line(struct build_progress *bp, const char *line, size_t len)
+{
+	size_t word = 0, n = 0;
+
+	if (len < 4 || line[0] != ' ' || line[1] != ' ')
+		return;
+	while (2 + word < len && line[2 + word] >= 'A' && line[2 + word] <= 'Z')
+		word++;
+	if (!word || 2 + word >= len || line[2 + word] != ' ')
+		return;
+	if ((word == 2 && (memcmp(line + 2, "CC", 2) == 0 || memcmp(line + 2, "AS", 2) == 0)))
+		bp->objects++;
+	/* The log is make's, but a terminal gets only plain characters from it. */
+	for (size_t i = 2; i < len && n + 1 < sizeof(bp->current); i++)
+		if (line[i] >= 0x20 && line[i] < 0x7f && !(line[i] == ' ' && n && bp->current[n - 1] == ' '))
+			bp->current[n++] = line[i];
+	bp->current[n] = '\0';
+}
+
+static void build_tick(void *arg)
+{
+	struct build_progress *bp = arg;
+	char buf[65536];
+	int fd = open(bp->log, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	if (fd < 0)
+		return;
+	while ((got = pread(fd, buf, sizeof(buf), bp->offset)) > 0) {
+		char *start = buf, *nl, *end = buf + got;
+
+		/* Whole lines only; the rest is read again next time. */
+		while ((nl = memchr(start, '\n', (size_t)(end - start)))) {
+			build_count_line(bp, start, (size_t)(nl - start));
+			start = nl + 1;
+		}
+		if (start == buf)
+			break;
+		bp->offset += start - buf;
+	}
+	close(fd);
+	progress_update(&bp->progress, -1, "%s: %zu objects compiled, %s", bp->variant,
+			bp->objects, bp->current);
+}
+
 static int build_make(struct kernel_tree *t, struct kernel_build *b, int jobs)
 {
+	struct build_progress bp = { .variant = b->variant, .log = b->log };
 	char *odir = xasprintf("O=%s", b->dir);
 	char *jflag = xasprintf("-j%d", jobs);
 	char *basedir = xasprintf("CCACHE_BASEDIR=%s", t->path);
@@ -728,7 +839,14 @@ static int build_make(struct kernel_tree *t, struct kernel_build *b, int jobs)
 		argv[argc++] = "CC=ccache gcc";
 	for (size_t i = 0; i < BUILD_NTARGETS; i++)
 		argv[argc++] = build_targets[i];
-	if (spawn_run(argv, t->path, b->log, env) != 0) {
+	struct stat st;
+	/* The log may hold earlier steps (configuring); count from here. */
+	bp.offset = stat(b->log, &st) == 0 ? st.st_size : 0;
+	progress_init(&bp.progress, stderr, "building");
+	struct spawn_watch watch = { .stdin_fd = -1, .tick = build_tick, .arg = &bp };
+	int status = spawn_run_watched(argv, t->path, b->log, env, &watch);
+	progress_end(&bp.progress);
+	if (status != 0) {
 		err = error_set(ERR_BUILD, "kernel build of variant '%s' failed%s; see '%s'",
 				b->variant, full_note(b->dir), b->log);
 		print_log_tail(b->log);

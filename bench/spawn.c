@@ -9,18 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static volatile sig_atomic_t running_pgid;
 
 static void child_exec(const char *const argv[], const char *cwd, int log_fd,
-		       const char *const env[])
+		       const char *const env[], int stdin_fd)
 {
-	int null_fd = open("/dev/null", O_RDONLY);
+	int in_fd = stdin_fd >= 0 ? stdin_fd : open("/dev/null", O_RDONLY);
 
 	setpgid(0, 0);
-	if (null_fd >= 0)
-		dup2(null_fd, STDIN_FILENO);
+	if (in_fd >= 0)
+		dup2(in_fd, STDIN_FILENO);
 	if (log_fd >= 0) {
 		dup2(log_fd, STDOUT_FILENO);
 		dup2(log_fd, STDERR_FILENO);
@@ -39,6 +40,30 @@ static void child_exec(const char *const argv[], const char *cwd, int log_fd,
 int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
 	      const char *const env[])
 {
+	return spawn_run_watched(argv, cwd, log_path, env, NULL);
+}
+
+/* Waits for the child, calling the watch's tick now and then; 0 or -1 with errno. */
+static int child_wait(pid_t pid, int *status, const struct spawn_watch *watch)
+{
+	const struct timespec tick = { 0, SPAWN_TICK_MS * 1000000L };
+	pid_t got;
+
+	if (!watch || !watch->tick) {
+		while ((got = waitpid(pid, status, 0)) < 0 && errno == EINTR)
+			;
+		return got < 0 ? -1 : 0;
+	}
+	while ((got = waitpid(pid, status, WNOHANG)) == 0 || (got < 0 && errno == EINTR)) {
+		watch->tick(watch->arg);
+		nanosleep(&tick, NULL);
+	}
+	return got < 0 ? -1 : 0;
+}
+
+int spawn_run_watched(const char *const argv[], const char *cwd, const char *log_path,
+		      const char *const env[], const struct spawn_watch *watch)
+{
 	int log_fd = -1, status;
 	pid_t pid;
 
@@ -55,7 +80,7 @@ int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
 		return error_set_errno(ERR_GENERIC, "cannot start '%s'", argv[0]);
 	}
 	if (pid == 0)
-		child_exec(argv, cwd, log_fd, env);
+		child_exec(argv, cwd, log_fd, env, watch ? watch->stdin_fd : -1);
 
 	/* Set it on both sides so spawn_interrupt() never races the child. */
 	setpgid(pid, pid);
@@ -63,11 +88,9 @@ int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
 	if (log_fd >= 0)
 		close(log_fd);
 
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			running_pgid = 0;
-			return error_set_errno(ERR_GENERIC, "cannot wait for '%s'", argv[0]);
-		}
+	if (child_wait(pid, &status, watch) < 0) {
+		running_pgid = 0;
+		return error_set_errno(ERR_GENERIC, "cannot wait for '%s'", argv[0]);
 	}
 	running_pgid = 0;
 

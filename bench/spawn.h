@@ -18,6 +18,18 @@
 int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
 	      const char *const env[]);
 
+/* What spawn_run_watched() adds: the child's stdin, and a call while it runs. */
+struct spawn_watch {
+	int stdin_fd;			/* -1: /dev/null */
+	void (*tick)(void *arg);	/* every SPAWN_TICK_MS while the child runs, or NULL */
+	void *arg;
+};
+
+#define SPAWN_TICK_MS 250
+
+int spawn_run_watched(const char *const argv[], const char *cwd, const char *log_path,
+		      const char *const env[], const struct spawn_watch *watch);
+
 /* Sends SIGTERM to the process group of the running child, if any. */
 void spawn_interrupt(void);
 

@@ -22,22 +22,7 @@ CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 CAP=16777216		# GUEST_CONSOLE_MAX
 RSS_MAX_KB=102400
 
-passed=0
-failed=0
-n=0
-
-check() {	# check WHAT COMMAND...: passes when COMMAND succeeds
-	what=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then
-		echo "ok $n - $what"
-		passed=$((passed + 1))
-	else
-		echo "not ok $n - $what"
-		failed=$((failed + 1))
-	fi
-}
+. "$ROOT/tests/e2e/lib.sh"
 
 # bench NAME WANT TIMEOUT [OPTION]...: boots payload NAME into $WORK/NAME,
 # compares the exit status with WANT and records the peak RSS in $WORK/NAME.rss.
@@ -193,5 +178,4 @@ check "plan-extra: the plan fails, naming the test" cell plan-extra ktap_plan fa
 
 check "no guest of these runs is left running" none_left
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+summary
