@@ -4,6 +4,7 @@
 #include "error.h"
 #include "fileutil.h"
 #include "guest.h"
+#include "progress.h"
 #include "strbuf.h"
 
 #include <pthread.h>
@@ -251,6 +252,9 @@ struct runner {
 	size_t ndone;
 	bool stop;
 	bool *host_lost;	/* by host: its connection died, it takes no more groups */
+	size_t ncells;		/* for the progress line */
+	size_t nunmet;
+	struct progress progress;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
 };
@@ -424,6 +428,20 @@ out:
 	return err;
 }
 
+/* Tells the caller and the progress line of a boot's cells; under r->lock. */
+static void boot_report(struct runner *r, const struct matrix_cell *cells, size_t n,
+			size_t groups_done)
+{
+	if (r->opts->on_boot && n)
+		r->opts->on_boot(r->opts->on_boot_arg, cells, n, groups_done, r->ngroups);
+	r->ncells += n;
+	for (size_t i = 0; i < n; i++)
+		r->nunmet += !cells[i].met;
+	progress_update(&r->progress, (double)groups_done / (double)(r->ngroups ? r->ngroups : 1),
+			"%zu of %zu boots done, %zu cells, %zu not as expected", groups_done,
+			r->ngroups, r->ncells, r->nunmet);
+}
+
 /* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
 static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
 {
@@ -456,9 +474,8 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 			return;
 		}
 		group_complete_cells(r, g, first, host);
-		if (r->opts->on_boot && g->ncells > first)
-			r->opts->on_boot(r->opts->on_boot_arg, g->cells + first, g->ncells - first,
-					 r->ndone + (resume > start ? 0 : 1), r->ngroups);
+		boot_report(r, g->cells + first, g->ncells - first,
+			    r->ndone + (resume > start ? 0 : 1));
 		bool stop = r->stop;
 		pthread_mutex_unlock(&r->lock);
 		if (stop)
@@ -538,6 +555,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.changed, NULL);
 	r.host_lost = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.host_lost));
+	progress_init(&r.progress, stderr, "booting");
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
 		goto out;
 	r.groups = xcalloc(r.ngroups, sizeof(*r.groups));
@@ -574,9 +592,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 		if (g->state == GROUP_WAITING && !r.stop) {
 			group_error(g, NULL, "no libvirt host left to boot it");
 			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
-			if (opts->on_boot)
-				opts->on_boot(opts->on_boot_arg, g->cells, g->ncells, ++r.ndone,
-					      r.ngroups);
+			boot_report(&r, g->cells, g->ncells, ++r.ndone);
 		}
 		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));
 		memcpy(m->cells + m->ncells, g->cells, g->ncells * sizeof(*g->cells));
@@ -585,6 +601,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 		free(g->fatal_message);
 	}
 	m->interrupted = r.stop && !err;
+	progress_end(&r.progress);
 out:
 	pthread_cond_destroy(&r.changed);
 	pthread_mutex_destroy(&r.lock);

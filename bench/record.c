@@ -3,7 +3,6 @@
 #include "error.h"
 #include "facts.h"
 #include "history.h"
-#include "progress.h"
 #include "report.h"
 #include "strbuf.h"
 
@@ -35,9 +34,6 @@ struct record {
 	int64_t *kernel_ids;	/* by index in s->kernels */
 	int store_err;		/* the first cell that could not be stored */
 	char *store_message;
-	size_t ncells;
-	size_t nunmet;
-	struct progress progress;
 };
 
 static char *host_name(void)
@@ -86,7 +82,6 @@ int record_begin(struct record **out, struct session *s, const char *db_path,
 		if ((err = history_add_kernel(r->h, r->run_id, &k, &r->kernel_ids[i])) < 0)
 			goto out;
 	}
-	progress_init(&r->progress, stderr, "booting");
 out:
 	free(line);
 	free(host);
@@ -103,6 +98,8 @@ void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
 {
 	struct record *r = arg;
 
+	(void)groups_done;
+	(void)ngroups;
 	for (size_t i = 0; i < ncells; i++) {
 		const struct matrix_cell *c = &cells[i];
 		char *console = c->console ? xasprintf("%s/%s", r->s->run_dir, c->console) : NULL;
@@ -125,12 +122,7 @@ void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
 			r->store_err = err;
 			r->store_message = xstrdup(error_last());
 		}
-		r->nunmet += !c->met;
 	}
-	r->ncells += ncells;
-	progress_update(&r->progress, ngroups ? (double)groups_done / (double)ngroups : -1,
-			"%zu of %zu boots done, %zu cells, %zu not as expected", groups_done, ngroups,
-			r->ncells, r->nunmet);
 }
 
 static void story_read(struct kernel_story *k, git_repository *repo, const struct matrix_kernel *mk)
@@ -200,7 +192,6 @@ int record_finish(struct record *r, const struct results_run *run, const struct 
 	int err;
 
 	*new_failures = false;
-	progress_end(&r->progress);
 	if (r->store_err)
 		return error_set(r->store_err, "%s", r->store_message);
 	if ((err = history_end_run(r->h, r->run_id, !m->interrupted)) < 0)

@@ -3,7 +3,7 @@
  * in the history database (by default <cache>/history.db), written as each boot
  * ends, so a killed run keeps what it finished; the comparison with the
  * previous complete run of its line, printed; and report.html, junit.xml
- * and kcidb.json in the run directory.  It also shows the boots' progress.
+ * and kcidb.json in the run directory.
  *
  * A struct record borrows the session it was begun with, which must
  * outlive it; record_free() accepts NULL.
@@ -28,7 +28,7 @@ struct record;
 int record_begin(struct record **out, struct session *s, const char *db_path,
 		 const char *command, const char *tree_name, const char *config_hash);
 
-/* A matrix_boot_fn: stores the boot's cells and updates the progress line. */
+/* A matrix_boot_fn: stores the boot's cells. */
 void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,
 		 size_t ngroups);
 
