@@ -279,6 +279,24 @@ int guest_conn_stage(struct guest_conn *gc, const char *dir)
 	return stage_open(&gc->stage, gc->conn, dir);
 }
 
+int guest_conn_capacity(struct guest_conn *gc, unsigned memory_mib)
+{
+	virNodeInfo info;
+	unsigned long long free_bytes = virNodeGetFreeMemory(gc->conn);
+	/* qemu needs about 60 MiB besides the guest's own memory (FINDINGS.md). */
+	unsigned long long per_guest = ((unsigned long long)memory_mib + 64) << 20;
+	int guests;
+
+	if (virNodeGetInfo(gc->conn, &info) < 0) {
+		error_clear();
+		return 1;
+	}
+	guests = info.cpus > 0 ? (int)info.cpus : 1;
+	if (free_bytes && free_bytes / per_guest < (unsigned long long)guests)
+		guests = (int)(free_bytes / per_guest);
+	return guests > 0 ? guests : 1;
+}
+
 bool guest_conn_alive(struct guest_conn *gc)
 {
 	return virConnectIsAlive(gc->conn) == 1;

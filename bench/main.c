@@ -80,7 +80,8 @@ static const char usage_text[] =
 	"  --patches DIR    series, variants and fpu.config (default: the repository's)\n"
 	"  --results DIR    where run directories go (default: results)\n"
 	"  --tarball FILE   the kernel source (default: " DEFAULT_TARBALL ")\n"
-	"  --jobs N         guests at once and make jobs (default: the number of cores)\n"
+	"  --jobs N         make jobs and guests at once per host (default: the cores; for\n"
+	"                   guests, each host's cores, fewer if its free memory is short)\n"
 	"  --timeout S      limit for one boot in seconds (default: 60)\n"
 	"  --test NAME      run: keep these tests' cells only; test and bisect: judge by\n"
 	"                   these tests only; repeatable\n"
@@ -104,6 +105,7 @@ struct options {
 	const char *history;
 	const char *guest_dir;
 	int jobs;
+	int guests;		/* per host, when --jobs or the config says; else 0 */
 	int last;
 	int runs;
 	double timeout_s;
@@ -932,6 +934,8 @@ static void options_default(struct options *o)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
+	/* Guests per host follow --jobs when given, else what each host holds. */
+	o->guests = o->jobs;
 	if (!o->results)
 		o->results = "results";
 	if (!o->patches)
@@ -954,6 +958,7 @@ static struct session_config session_config_for(const struct options *o, const c
 		.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
 		.seed_variant = TEST_VARIANT_BASE,
 		.jobs = o->jobs,
+		.guests = o->guests,
 		.timeout_s = o->timeout_s,
 		.expect = c,
 		.tests = c ? o->tests : NULL,

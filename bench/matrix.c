@@ -13,7 +13,6 @@
 #include <string.h>
 
 #define BASE_CMDLINE "console=ttyS0 panic=-1 oops=panic"
-#define GUEST_MEMORY_MIB 64
 #define PLAN_LIST_MAX 5		/* missing or extra tests a plan's reason names */
 
 static struct matrix_cell *cell_add(struct matrix_cell **cells, size_t *n, const char *test,
@@ -372,7 +371,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.cmdline = cmdline.buf,
 		.console = console,
 		.cpu = g->cpu,
-		.memory_mib = GUEST_MEMORY_MIB,
+		.memory_mib = MATRIX_GUEST_MEMORY_MIB,
 	};
 	*resume = 0;
 	err = guest_run(o->hosts[host].conn, &spec, o->boot_timeout_s, &outcome);

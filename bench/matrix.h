@@ -51,6 +51,9 @@ struct matrix_cell {
 	double duration_s;
 };
 
+/* What each guest gets. */
+#define MATRIX_GUEST_MEMORY_MIB 64
+
 /* One libvirt connection and how many guests it runs at once. */
 struct matrix_host {
 	struct guest_conn *conn;

@@ -137,6 +137,8 @@ static int host_connect(struct session *s, struct matrix_host *h, const char *st
 		stage = DEFAULT_STAGE_DIR;
 	if (stage && (err = guest_conn_stage(h->conn, stage)) < 0)
 		return err;
+	if (!h->jobs)
+		h->jobs = guest_conn_capacity(h->conn, MATRIX_GUEST_MEMORY_MIB);
 	/* Only an embedded root is ours alone; a daemon's domains may be another bench's. */
 	if (uri_is_embedded(h->uri) && (err = guest_destroy_stale(h->conn)) < 0)
 		return err;
@@ -158,11 +160,11 @@ int session_connect(struct session *s)
 
 		if (s->cfg.nhosts) {
 			s->uris[i] = xstrdup(s->cfg.hosts[i].uri);
-			h->jobs = s->cfg.hosts[i].jobs ? s->cfg.hosts[i].jobs : s->cfg.jobs;
+			h->jobs = s->cfg.hosts[i].jobs ? s->cfg.hosts[i].jobs : s->cfg.guests;
 		} else {
 			char *root = xasprintf("%s/libvirt", s->tree->cache);
 			s->uris[i] = guest_embed_uri(root);
-			h->jobs = s->cfg.jobs;
+			h->jobs = s->cfg.guests;
 			free(root);
 		}
 		h->uri = s->uris[i];

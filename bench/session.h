@@ -27,7 +27,8 @@ struct session_config {
 	const char *guest_dir;	/* holds init */
 	const char *kmod_src;
 	const char *seed_variant;	/* a first build directory starts as a copy of its */
-	int jobs;		/* make jobs, and guests per host unless its spec says */
+	int jobs;		/* make jobs */
+	int guests;		/* guests at once per host unless its spec says; 0: what it holds */
 	double timeout_s;
 	const struct conf *expect;	/* the [expect] rules; NULL: every cell is to pass */
 	const char *const *tests;	/* cells of only these tests are kept; none: all */
