@@ -7,6 +7,9 @@ FPUBENCH=$(realpath "$1")
 N=$2
 WORK=$(mktemp -d /tmp/fpubench-flake.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
+# A copy, so that a rebuild meanwhile cannot pull the binary from under the runs.
+cp "$FPUBENCH" "$WORK/fpubench"
+FPUBENCH="$WORK/fpubench"
 HISTORY="$WORK/history.db"
 
 i=1

@@ -12,6 +12,9 @@ FPUBENCH=$(realpath "${1:-build/fpubench}")
 ROUNDS=${2:-20}
 WORK=$(mktemp -d /tmp/fpubench-kill.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
+# A copy, so that a rebuild meanwhile cannot pull the binary from under the runs.
+cp "$FPUBENCH" "$WORK/fpubench"
+FPUBENCH="$WORK/fpubench"
 HISTORY="$WORK/history.db"
 RUN="$FPUBENCH run --results $WORK/results --history $HISTORY --cpu pentium2,-fxsr --cpu qemu32"
 failed=0
