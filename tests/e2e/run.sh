@@ -106,6 +106,24 @@ check "report.html renders with the matrix in Chromium" \
 	"$ROOT/tests/e2e/report-browser.sh" "$NIGHTLY/latest"
 # Run 2's report and its screenshot stay as CI artefacts.
 mkdir -p "$ROOT/build/e2e-report" && cp -r "$NIGHTLY/latest/." "$ROOT/build/e2e-report/"
+# The daemon dies under its guests: their boots become errors, are booted again on the
+# embedded driver, and the run still meets every expectation.
+lose_daemon() {
+	"$FPUBENCH" run --config "$WORK/nightly.conf" --patches "$ROOT/patches" --results "$WORK/lost" \
+		--history "$WORK/lost.db" --cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU" >"$WORK/out" 2>"$WORK/err" &
+	pid=$!
+	i=0
+	while [ "$i" -lt 200 ] && ! pgrep -f "[q]emu-system-i386.*$WORK/stage" >/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -9 "$(cat "$DAEMON_DIR/libvirtd.pid")"
+	wait "$pid"
+	got=$?
+	[ "$got" -eq 0 ] || { echo "# exit $got"; tail -n 5 "$WORK/err" | sed 's/^/# /'; return 1; }
+}
+check "a daemon killed under its guests: the other host boots them" lose_daemon
+check "the bench says it lost the daemon" grep -q "^fpubench: lost the connection to 'qemu+unix" "$WORK/err"
 # A "patched" that is the regression, under a config that expects its crash: every
 # expectation is met, yet the cell went from pass to crash, and that fails the run.
 mkdir -p "$WORK/swapped"
