@@ -87,6 +87,7 @@ check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory unit SANITIZE=1
+	@$(MAKE) --no-print-directory SANITIZE=1 $(BUILD)/san/fpubench
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	tests/e2e/run.sh $(BUILD)/fpubench
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
