@@ -1,0 +1,879 @@
+#!/bin/sh
+# bench.sh: `make bench` (issue 8).  Measures fpubench against what a user
+# would run instead (direct QEMU, make, git), side by side, and prints the
+# table; writes it with the machine, the commands and the profiles to
+# bench/RESULTS.md.
+#
+# Needs a warm cache (`make run` first).  Each figure alternates its runs
+# (ours, reference, ours, ...) so that a noisy machine slows both sides
+# alike, and reports medians; ratios are taken pair by pair.
+#
+# Environment:
+#   BENCH_QUICK=1      2 repetitions of everything and no cold run: for
+#                      development; writes build/bench-RESULTS.md instead
+#   BENCH_ONLY="..."   only these figures: cell matrix patch cold bisect
+#                      provenance (memory comes with matrix)
+#   BENCH_RESULTS=FILE where the report goes
+#   BENCH_LOCK_WAIT=S  how long to wait for a cache another fpubench holds
+#                      (default 1800)
+#   BENCH_KEEP=1       keep the work directory (logs, samples) for a look
+#   FPUBENCH_CACHE     the cache, as for fpubench
+set -eu
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+FPUBENCH=$ROOT/build/fpubench
+CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
+TREE=$CACHE/linux-6.1
+TARBALL=${FPUBENCH_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
+QUICK=${BENCH_QUICK:-0}
+ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance}
+LOCK_WAIT=${BENCH_LOCK_WAIT:-1800}
+JOBS=$(nproc)
+HISTORY_REF=refs/fpubench/bench-history
+BISECT_CPU=pentium2,-fxsr
+PROV_COMMITS=1500
+QEMU_TIMEOUT=120
+
+if [ "$QUICK" = 1 ]; then
+	GUEST_RUNS=2 BIG_RUNS=2
+	OUT=${BENCH_RESULTS:-$ROOT/build/bench-RESULTS.md}
+	ONLY=$(echo "$ONLY" | sed 's/cold//')
+else
+	GUEST_RUNS=10 BIG_RUNS=5
+	OUT=${BENCH_RESULTS:-$ROOT/bench/RESULTS.md}
+fi
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+[ -x "$FPUBENCH" ] || die "fpubench '$FPUBENCH' is missing (run 'make')"
+# Stamps come and go while another session rebuilds: the directories say "warm".
+[ -d "$TREE/.git" ] && [ -d "$CACHE/build/patched" ] && [ -d "$CACHE/build/unpatched" ] ||
+	die "cache '$CACHE' is not warm (run 'make run' first)"
+
+WORK=$(mktemp -d /tmp/fpubench-bench.XXXXXX)
+[ "${BENCH_KEEP:-0}" = 1 ] || trap 'rm -rf "$WORK"' EXIT
+LOG=$WORK/log	# every command's stdout and stderr
+S=$WORK/samples	# one file per series, one value a line
+mkdir -p "$LOG" "$S"
+NOTES=$WORK/notes	# per-figure text for RESULTS.md
+mkdir -p "$NOTES"
+LOCK_RETRIES=0
+
+wants() {	# wants FIGURE: the figure is selected
+	case " $ONLY " in *" $1 "*) return 0 ;; esac
+	return 1
+}
+
+now() { date +%s.%N; }
+sub() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f\n", b - a }'; }
+put() { echo "$2" >>"$S/$1"; }	# put SERIES VALUE
+note() { printf '%s\n' "$2" >>"$NOTES/$1"; }	# note FIGURE LINE
+
+median() {	# median SERIES
+	[ -s "$S/$1" ] || { echo "n/a"; return 0; }
+	sort -g "$S/$1" | awk '{ a[NR] = $1 }
+		END { printf "%.3f\n", NR % 2 ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+spread() {	# spread SERIES: "min–max"
+	[ -s "$S/$1" ] || { echo "n/a"; return 0; }
+	sort -g "$S/$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f–%.2f\n", lo, hi }'
+}
+count() { [ -s "$S/$1" ] && wc -l <"$S/$1" || echo 0; }
+pairs() {	# pairs OURS REF NAME: the pair-by-pair ratios OURS/REF as series NAME
+	[ -s "$S/$1" ] && [ -s "$S/$2" ] || return 0
+	paste "$S/$1" "$S/$2" | awk '$2 > 0 { printf "%.4f\n", $1 / $2 }' >"$S/$3"
+}
+calc() { awk "BEGIN { printf \"%.3f\n\", $* }"; }	# calc EXPR, on numbers only
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+fmt_s() { [ "$1" = n/a ] && echo n/a || awk -v a="$1" 'BEGIN { printf "%.2f s\n", a }'; }
+
+# The peak RSS of process PID (or of its first child, with "child": the
+# process under /usr/bin/time), from VmHWM, into FILE until it exits.
+sample_hwm() {
+	target=$1
+	if [ "${3:-}" = child ]; then
+		while target=$(pgrep -P "$1" | head -n 1); [ -z "$target" ]; do
+			[ -d "/proc/$1" ] || return 0
+			sleep 0.02
+		done
+	fi
+	while [ -r "/proc/$target/status" ]; do
+		v=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$target/status" 2>/dev/null) || true
+		[ -z "$v" ] || echo "$v" >"$2"
+		sleep 0.1
+	done
+}
+
+# run_cmd NAME COMMAND...: runs COMMAND with its stdout and stderr in
+# $LOG/NAME.out and .err; sets RC, T0, T1 and SECS.  While another fpubench
+# holds the cache (exit 133, "in use"), waits and runs it again: only the
+# run that got the cache is timed.  With HWM=self or HWM=child, samples the
+# peak RSS of the command (or of its child) into $LOG/NAME.hwm.
+run_cmd() {
+	name=$1
+	shift
+	waited=0
+	while :; do
+		rm -f "$LOG/$name.hwm"
+		T0=$(now)
+		"$@" >"$LOG/$name.out" 2>"$LOG/$name.err" &
+		pid=$!
+		spid=
+		case ${HWM:-} in
+		self) sample_hwm "$pid" "$LOG/$name.hwm" & spid=$! ;;
+		child) sample_hwm "$pid" "$LOG/$name.hwm" child & spid=$! ;;
+		esac
+		RC=0
+		wait "$pid" || RC=$?
+		T1=$(now)
+		if [ -n "$spid" ]; then
+			kill "$spid" 2>/dev/null || true
+			wait "$spid" 2>/dev/null || true
+		fi
+		if [ "$RC" -eq 133 ] && grep -q 'in use' "$LOG/$name.err"; then
+			[ "$waited" -lt "$LOCK_WAIT" ] ||
+				die "cache '$CACHE' stayed in use by another fpubench for $LOCK_WAIT s"
+			LOCK_RETRIES=$((LOCK_RETRIES + 1))
+			sleep 5
+			waited=$((waited + 5))
+			continue
+		fi
+		break
+	done
+	SECS=$(sub "$T0" "$T1")
+}
+
+expect_rc() {	# expect_rc WANT NAME: the last run_cmd exited WANT, or stop
+	[ "$RC" -eq "$1" ] && return 0
+	sed 's/^/  /' "$LOG/$2.err" | tail -n 20 >&2
+	die "'$2' exited $RC, expected $1 (see above)"
+}
+
+rebuilt() {	# rebuilt NAME: the run built a kernel (someone changed the cache meanwhile)
+	grep -q "fpubench: building variant" "$LOG/$1.err"
+}
+# warm_cmd FIGURE NAME COMMAND...: run_cmd, again (up to 3 times) while the
+# run had to rebuild a kernel: other sessions share the cache, and a figure
+# of a warm cache must not time their changes.
+warm_cmd() {
+	fig=$1
+	shift
+	tries=1
+	while run_cmd "$@" && rebuilt "$1" && [ "$tries" -lt 3 ]; do
+		note "$fig" "- run $1 had to rebuild a kernel (another session changed the shared cache): run again"
+		tries=$((tries + 1))
+	done
+	if rebuilt "$1"; then note "$fig" "- run $1 rebuilt a kernel 3 times in a row: kept as it is"; fi
+	return 0
+}
+
+run_dir() { echo "$1/$(readlink "$1/latest")"; }	# run_dir RESULTS: the latest run
+run_id() { readlink "$1/latest"; }
+
+# --- libvirt's domain logs: one per boot, with the qemu command line and
+# the times qemu was started and reaped.
+domain_logs() {	# domain_logs RUN-ID: this run's domain logs
+	ls "$CACHE/libvirt/log/qemu/fpubench-$1-"*.log 2>/dev/null || true
+}
+dom_time() {	# dom_time LOG WHAT: epoch seconds of the "…+0000: WHAT" line
+	ts=$(sed -n "s/^\([0-9-]* [0-9:.]*+0000\): $2.*/\1/p" "$1" | tail -n 1)
+	[ -n "$ts" ] || die "no '$2' line in domain log '$1'"
+	date -d "$ts" +%s.%N
+}
+logarg() {	# logarg LOG OPTION: OPTION's argument on the logged qemu command line
+	sed -n -e "s/^$2 '\(.*\)' \\\\\$/\1/p" -e "s/^$2 \([^' ]*\) \\\\\$/\1/p" "$1" | head -n 1
+}
+# dom_summary RUN-ID T0 T1: sets BOOTS, GUEST_S (sum of the qemu lifetimes),
+# FIRST (first start - T0) and LAST (T1 - last reaping).
+dom_summary() {
+	BOOTS=0 GUEST_S=0 first= last=
+	for f in $(domain_logs "$1"); do
+		a=$(dom_time "$f" "starting up")
+		b=$(dom_time "$f" "shutting down")
+		BOOTS=$((BOOTS + 1))
+		GUEST_S=$(calc "$GUEST_S + $b - $a")
+		if [ -z "$first" ] || le "$a" "$first"; then first=$a; fi
+		if [ -z "$last" ] || le "$last" "$b"; then last=$b; fi
+	done
+	[ "$BOOTS" -gt 0 ] || die "no domain logs for run '$1' in '$CACHE/libvirt/log/qemu'"
+	FIRST=$(sub "$2" "$first")
+	LAST=$(sub "$last" "$3")
+}
+
+# replay LOG NAME: the reference for one boot: plain qemu with the kernel,
+# initramfs, cmdline, CPU and memory that libvirt gave qemu, until it exits.
+replay() {
+	cpu=$(logarg "$1" -cpu)
+	mem=$(logarg "$1" -m)
+	kernel=$(logarg "$1" -kernel)
+	initrd=$(logarg "$1" -initrd)
+	append=$(logarg "$1" -append)
+	[ -n "$cpu" ] && [ -n "$mem" ] && [ -n "$kernel" ] && [ -n "$initrd" ] && [ -n "$append" ] ||
+		die "cannot read the qemu command line in domain log '$1'"
+	t0=$(now)
+	rc=0
+	timeout "$QEMU_TIMEOUT" qemu-system-i386 -nographic -no-reboot -m "$mem" -cpu "$cpu" \
+		-kernel "$kernel" -initrd "$initrd" -append "$append" \
+		</dev/null >"$LOG/$2.console" 2>"$LOG/$2.err" || rc=$?
+	t1=$(now)
+	[ "$rc" -eq 0 ] || die "direct qemu for '$1' exited $rc; see '$LOG/$2.err'"
+	SECS=$(sub "$t0" "$t1")
+}
+
+# span FIRST LAST T0 T1: from FIRST's birth to LAST's mtime, if both fall in
+# [T0, T1] (else another run has rewritten them since: nothing).  The bench
+# makes its build logs anew for every build, so this times its builds.
+span() {
+	[ -e "$1" ] && [ -e "$2" ] || return 0
+	b=$(stat -c %.9W "$1")
+	e=$(stat -c %.9Y "$2")
+	if le "$3" "$b" && le "$e" "$4"; then sub "$b" "$e"; fi
+	return 0
+}
+# kmod_secs VARIANT T0 T1: this run's test module build (make M=)
+kmod_secs() {
+	span "$CACHE/build/$1/fpubench-kmod/build.log" "$CACHE/build/$1/fpubench-kmod/fpu_kmod.ko" "$2" "$3"
+}
+
+have_perf() { command -v perf >/dev/null 2>&1 && perf stat -e cpu-clock true >/dev/null 2>&1; }
+# perf_profile NAME SORT COMMAND...: CPU time by SORT (comm, or dso,sym) of
+# COMMAND and its children, top 12 lines, into $NOTES/NAME.
+perf_profile() {
+	name=$1 sort=$2
+	data=$WORK/$name.perf
+	shift 2
+	if ! have_perf; then
+		echo "(perf is not usable here: no profile)" >"$NOTES/$name"
+		return 0
+	fi
+	run_cmd "$name" perf record -q -e cpu-clock -F 999 -o "$data" -- "$@"
+	perf report -i "$data" --stdio --sort "$sort" -g none -n 2>/dev/null |
+		awk -v hz=999 '/^#/ || NF == 0 { next }
+			{ pct = $1; n = $2; $1 = ""; $2 = ""; sub(/^ +/, "");
+			  printf "    %6s  %6.2f s  %s\n", pct, n / hz, $0 }' | head -n 12 >"$NOTES/$name"
+}
+
+echo "bench: work directory $WORK; $GUEST_RUNS runs a guest figure, $BIG_RUNS a big one" >&2
+START_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+LOAD_START=$(cut -d ' ' -f 1-3 /proc/loadavg)
+OTHERS_START=$(pgrep -c -f '^[^ ]*fpubench (run|test|bisect)' || true)
+
+# --- 1. One cell: `fpubench test --cpu qemu32` (patched, every test, one
+# boot) against plain qemu booting the same kernel, initramfs and cmdline.
+if wants cell; then
+	echo "bench: 1. one cell" >&2
+	run_cmd cell-warm "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
+	expect_rc 0 cell-warm
+	i=1
+	while [ "$i" -le "$GUEST_RUNS" ]; do
+		warm_cmd cell "cell-$i" "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
+		expect_rc 0 "cell-$i"
+		id=$(run_id "$WORK/r-cell")
+		dom_summary "$id" "$T0" "$T1"
+		put cell.ours "$SECS"
+		put cell.life "$GUEST_S"
+		put cell.pre "$FIRST"
+		put cell.post "$LAST"
+		k=$(kmod_secs patched "$T0" "$T1")
+		[ -z "$k" ] || put cell.kmod "$k"
+		replay "$(domain_logs "$id")" "cell-ref-$i"
+		put cell.ref "$SECS"
+		grep -q '^# fpubench: done' "$LOG/cell-ref-$i.console" ||
+			die "direct qemu did not finish the tests; see '$LOG/cell-ref-$i.console'"
+		i=$((i + 1))
+	done
+	pairs cell.ours cell.ref cell.ratio
+	pairs cell.life cell.ref cell.liferatio
+	perf_profile cell-profile comm "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
+fi
+
+# --- 2 and 7. The warm default matrix against the sum of its boots done
+# one after the other with plain qemu; the peak RSS of the bench process.
+if wants matrix; then
+	echo "bench: 2. warm default matrix" >&2
+	run_cmd matrix-warm "$FPUBENCH" run --results "$WORK/r-matrix" --history "$WORK/history.db"
+	i=1
+	while [ "$i" -le "$BIG_RUNS" ]; do
+		HWM=child
+		warm_cmd matrix "matrix-$i" /usr/bin/time -f %M -o "$LOG/matrix-$i.time" \
+			"$FPUBENCH" run --results "$WORK/r-matrix" --history "$WORK/history.db"
+		HWM=
+		[ "$RC" -eq 0 ] || note matrix "- run $i exited $RC (a cell missed its expectation)"
+		[ "$RC" -le 1 ] || expect_rc 0 "matrix-$i"
+		id=$(run_id "$WORK/r-matrix")
+		dom_summary "$id" "$T0" "$T1"
+		put matrix.ours "$SECS"
+		put matrix.boots "$BOOTS"
+		put matrix.guest "$GUEST_S"
+		put matrix.pre "$FIRST"
+		put matrix.post "$LAST"
+		put matrix.bound "$(calc "$GUEST_S / $JOBS")"
+		[ ! -s "$LOG/matrix-$i.hwm" ] || put mem.hwm "$(calc "$(cat "$LOG/matrix-$i.hwm") / 1024")"
+		[ ! -s "$LOG/matrix-$i.time" ] || put mem.rusage "$(calc "$(tail -n 1 "$LOG/matrix-$i.time") / 1024")"
+		for v in unpatched patched; do
+			k=$(kmod_secs "$v" "$T0" "$T1")
+			[ -z "$k" ] || put matrix.kmod "$k"
+		done
+		# The slowest test of a passing boot, from the guest's own timing.
+		awk -F'"' '/"test":/ { t = $4 } /"kernel":/ { k = $4 }
+			/"duration_s":/ { if (k == "patched") { split($3, a, /[:,]/); s[t] += a[2]; n[t]++ } }
+			END { for (t in s) printf "%.3f %s\n", s[t] / n[t], t }' \
+			"$(run_dir "$WORK/r-matrix")/results.json" | sort -gr | head -n 1 >>"$S/matrix.slowtest"
+		sum=0
+		j=0
+		for f in $(domain_logs "$id"); do
+			j=$((j + 1))
+			replay "$f" "matrix-ref-$i-$j"
+			sum=$(calc "$sum + $SECS")
+		done
+		put matrix.ref "$sum"
+		i=$((i + 1))
+	done
+	pairs matrix.ours matrix.ref matrix.ratio
+	pairs matrix.ref matrix.ours matrix.speedup
+fi
+
+# --- 3. `fpubench test --patch P`, P a one-line change to core.c made
+# against the tree's base, against `make bzImage` alone after the same change
+# in a scratch copy of the tree (git archive of the same commit, its own O=
+# directory): the cached tree and build directories are not touched.  Every
+# run's P is new, so every run really rebuilds (no build id or ccache hit).
+CORE=arch/x86/kernel/fpu/core.c
+tag_line() { echo "static const char fpubench_bench_tag[] __used = \"$1\";"; }
+make_patch() {	# make_patch TAG FILE: P, in `diff -u` form with a/ and b/
+	d=$WORK/patch-src
+	rm -rf "$d"
+	mkdir -p "$d/a/${CORE%/*}" "$d/b/${CORE%/*}"
+	git -C "$TREE" show "refs/fpubench/base:$CORE" >"$d/a/$CORE"
+	{ cat "$d/a/$CORE"; tag_line "$1"; } >"$d/b/$CORE"
+	rc=0
+	(cd "$d" && diff -u --label "a/$CORE" --label "b/$CORE" "a/$CORE" "b/$CORE") >"$2" || rc=$?
+	[ "$rc" -eq 1 ] || die "cannot make the one-line patch '$2' (diff exited $rc)"
+}
+REF_ENV="CCACHE_DIR=$CACHE/ccache CCACHE_READONLY=1 KBUILD_BUILD_USER=fpubench KBUILD_BUILD_HOST=fpubench KBUILD_BUILD_TIMESTAMP=2011-04-06"
+ref_make() {	# ref_make TARGET: make in the scratch tree, as the bench makes (ccache read-only)
+	# shellcheck disable=SC2086
+	env $REF_ENV CCACHE_BASEDIR="$WORK/ref/linux-6.1" make -C "$WORK/ref/linux-6.1" ARCH=i386 \
+		O="$WORK/ref/build/test" -j"$JOBS" LOCALVERSION= "CC=ccache gcc" "$@"
+}
+ref_setup() {	# ref_setup COMMIT: the scratch tree, configured as the bench does, built once
+	# The cache's layout (build/VARIANT beside linux-6.1): with CCACHE_BASEDIR the
+	# same relative paths, so the full build is mostly ccache hits.
+	mkdir -p "$WORK/ref/linux-6.1" "$WORK/ref/build/test"
+	git -C "$TREE" archive "$1" | tar -x -C "$WORK/ref/linux-6.1"
+	make -C "$WORK/ref/linux-6.1" ARCH=i386 O="$WORK/ref/build/test" tinyconfig
+	"$WORK/ref/linux-6.1/scripts/kconfig/merge_config.sh" -m -O "$WORK/ref/build/test" \
+		"$WORK/ref/build/test/.config" "$ROOT/patches/fpu.config"
+	make -C "$WORK/ref/linux-6.1" ARCH=i386 O="$WORK/ref/build/test" olddefconfig
+	# The same kernel as the bench's, or the comparison means nothing.
+	grep -v '^#' "$WORK/ref/build/test/.config" | sort >"$WORK/ref/config.ours"
+	grep -v '^#' "$CACHE/build/test/.config" | sort >"$WORK/ref/config.bench"
+	cmp -s "$WORK/ref/config.ours" "$WORK/ref/config.bench" ||
+		{ echo "bench: the scratch .config differs from '$CACHE/build/test/.config'" >&2; return 1; }
+	ref_make bzImage
+}
+stamp=$(date +%s)-$$
+if wants patch; then
+	echo "bench: 3. test --patch (the scratch reference tree takes a minute first)" >&2
+	make_patch "$stamp-0" "$WORK/p0.diff"
+	run_cmd patch-warm "$FPUBENCH" test --patch "$WORK/p0.diff" --results "$WORK/r-patch"
+	expect_rc 0 patch-warm
+	testcommit=$(sed -n 's/^ *"commit": "\([0-9a-f]*\)",$/\1/p' "$(run_dir "$WORK/r-patch")/results.json" | head -n 1)
+	patched=$(git -C "$TREE" rev-parse "$testcommit^")
+	run_cmd patch-refsetup ref_setup "$patched"
+	expect_rc 0 patch-refsetup
+	note patch "- the scratch tree (git archive + configure + full build, ccache read-only) took $(fmt_s "$SECS")"
+	git -C "$TREE" show "$patched:$CORE" >"$WORK/core.c.patched"
+	i=1
+	while [ "$i" -le "$BIG_RUNS" ]; do
+		make_patch "$stamp-$i" "$WORK/p$i.diff"
+		run_cmd "patch-$i" "$FPUBENCH" test --patch "$WORK/p$i.diff" --results "$WORK/r-patch"
+		expect_rc 0 "patch-$i"
+		id=$(run_id "$WORK/r-patch")
+		dom_summary "$id" "$T0" "$T1"
+		put patch.ours "$SECS"
+		put patch.pre "$FIRST"
+		put patch.guests "$(sub "$FIRST" "$(sub "$LAST" "$SECS")")"
+		put patch.boots "$BOOTS"
+		k=$(span "$CACHE/build/test/build.log" "$CACHE/build/test/build.log" "$T0" "$T1")
+		[ -z "$k" ] || put patch.make "$k"
+		k=$(kmod_secs test "$T0" "$T1")
+		[ -z "$k" ] || put patch.kmod "$k"
+		{ cat "$WORK/core.c.patched"; tag_line "$stamp-$i"; } >"$WORK/ref/linux-6.1/$CORE"
+		run_cmd "patch-ref-$i" ref_make bzImage
+		expect_rc 0 "patch-ref-$i"
+		grep -q "CC *arch/x86/kernel/fpu/core.o" "$LOG/patch-ref-$i.out" ||
+			die "the reference did not recompile core.c; see '$LOG/patch-ref-$i.out'"
+		put patch.ref "$SECS"
+		i=$((i + 1))
+	done
+	pairs patch.ours patch.ref patch.ratio
+	rm -rf "$WORK/ref/linux-6.1"
+fi
+
+# --- 4. Cold `make run` (an empty cache of our own, so a cold ccache and a
+# fresh libvirt root) against extract + tinyconfig + build by hand.  Once
+# each: about 6 minutes apiece.
+by_hand() {	# by_hand DIR: what a user does without the bench
+	mkdir -p "$1/linux" "$1/build"
+	tar -xf "$TARBALL" -C "$1/linux" --strip-components=1
+	make -C "$1/linux" ARCH=i386 O="$1/build" tinyconfig
+	"$1/linux/scripts/kconfig/merge_config.sh" -m -O "$1/build" "$1/build/.config" \
+		"$ROOT/patches/fpu.config"
+	make -C "$1/linux" ARCH=i386 O="$1/build" olddefconfig
+	make -C "$1/linux" ARCH=i386 O="$1/build" -j"$JOBS" bzImage
+}
+stamp_lines() {	# prefixes every line with the time
+	while IFS= read -r line; do printf '%s %s\n' "$(now)" "$line"; done
+}
+cold_run() {	# make run on an empty cache, its stderr stamped line by line
+	{ rc=0
+	  env FPUBENCH_CACHE="$WORK/cold" make -C "$ROOT" run 2>&1 >"$LOG/cold.stdout" || rc=$?
+	  echo "$rc" >"$WORK/cold.rc"; } | stamp_lines
+	return "$(cat "$WORK/cold.rc")"
+}
+if wants cold; then
+	echo "bench: 4. cold make run (about 12 minutes)" >&2
+	run_cmd cold cold_run
+	expect_rc 0 cold
+	put cold.ours "$SECS"
+	t0=$T0
+	# Every line but the progress lines, of which the first and the last.
+	{ grep -v ' booting: ' "$LOG/cold.out" || true; grep ' booting: ' "$LOG/cold.out" | sed -n '1p;$p'; } |
+		sort -g | awk -v t0="$t0" 'NF > 1 { printf "    %7.1f s  %s\n", $1 - t0, substr($0, index($0, " ") + 1) }' |
+		head -n 30 >"$NOTES/cold-phases"
+	printf '    %7.1f s  (end)\n' "$SECS" >>"$NOTES/cold-phases"
+	rm -rf "$WORK/cold"
+	run_cmd cold-ref by_hand "$WORK/hand"
+	expect_rc 0 cold-ref
+	put cold.ref "$SECS"
+	rm -rf "$WORK/hand"
+	pairs cold.ours cold.ref cold.ratio
+fi
+
+# --- 5. Bisect over a 64-commit synthetic history in the cached tree
+# (scripts/bench-history.sh, refs of our own), against ceil(log2 64) = 6
+# times (an incremental build + one cell), those two from figures 3 and 1.
+if wants bisect; then
+	echo "bench: 5. bisect over 64 commits" >&2
+	sh "$ROOT/scripts/bench-history.sh" "$TREE" 64 "$HISTORY_REF"
+	culprit=$(git -C "$TREE" rev-parse "$HISTORY_REF-culprit")
+	i=1
+	while [ "$i" -le "$BIG_RUNS" ]; do
+		run_cmd "bisect-$i" "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/base \
+			--bad "$HISTORY_REF" --cpu "$BISECT_CPU" --test fpu_seed --results "$WORK/r-bisect"
+		expect_rc 0 "bisect-$i"
+		j=$(run_dir "$WORK/r-bisect")/bisect.json
+		grep -q "\"culprit\": \"$culprit\"" "$j" || die "bisect $i did not name $culprit; see '$j'"
+		put bisect.ours "$SECS"
+		put bisect.steps "$(sed -n 's/.*"step_count": \([0-9]*\).*/\1/p' "$j")"
+		# Where the time went: the ends, the steps and the verification.
+		python3 - "$j" >>"$S/bisect.split" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ends = [d["good"], d["bad"]]
+ver = [v["step"] for v in d.get("verification", {}).values() if isinstance(v, dict) and "step" in v]
+t = lambda xs: sum((x.get("build_s") or 0) + (x.get("test_s") or 0) for x in xs)
+bad = [x["test_s"] for x in d["steps"] if x["verdict"] == "bad"]
+good = [x["test_s"] for x in d["steps"] if x["verdict"] == "good"]
+b = sorted(x["build_s"] for x in d["steps"])
+print("%.1f %.1f %.1f %.1f %.1f %.1f" % (t(ends), t(d["steps"]), t(ver), b[len(b) // 2],
+      sorted(good)[len(good) // 2] if good else 0, sorted(bad)[len(bad) // 2] if bad else 0))
+PY
+		i=$((i + 1))
+	done
+fi
+
+# --- 6. Provenance over a generated repository of 1,500 commits
+# (scripts/bench-provenance-repo.sh) against git's trailers and patch-ids.
+# What git alone gives, trailers and patch-ids; a script, so /usr/bin/time can run it.
+GIT_REFERENCE='git -C "$1" log --format="%(trailers)" bench-base..main >/dev/null &&
+git -C "$1" log -p bench-base..main | git -C "$1" patch-id --stable >"$2"'
+cpu_of() { awk '{ printf "%.3f\n", $1 + $2 }' "$1"; }	# cpu_of TIMEFILE: user + sys
+if wants provenance; then
+	echo "bench: 6. provenance over $PROV_COMMITS commits" >&2
+	sh "$ROOT/scripts/bench-provenance-repo.sh" "$WORK/prov" "$PROV_COMMITS"
+	i=1
+	while [ "$i" -le "$GUEST_RUNS" ]; do
+		run_cmd "prov-$i" /usr/bin/time -f '%U %S' -o "$LOG/prov-$i.time" \
+			"$FPUBENCH" provenance --repo "$WORK/prov" bench-base..main
+		expect_rc 0 "prov-$i"
+		put prov.ours "$SECS"
+		put prov.ours.cpu "$(cpu_of "$LOG/prov-$i.time")"
+		run_cmd "prov-ref-$i" /usr/bin/time -f '%U %S' -o "$LOG/prov-ref-$i.time" \
+			sh -c "$GIT_REFERENCE" sh "$WORK/prov" "$WORK/git-patch-ids"
+		expect_rc 0 "prov-ref-$i"
+		put prov.ref "$SECS"
+		put prov.ref.cpu "$(cpu_of "$LOG/prov-ref-$i.time")"
+		i=$((i + 1))
+	done
+	pairs prov.ours prov.ref prov.ratio
+	pairs prov.ours.cpu prov.ref.cpu prov.cpuratio
+	# The same answers: every patch-id agrees with git's.
+	sed -n 's/^ *Patch-id: *\([0-9a-f]*\)$/\1/p' "$LOG/prov-1.out" | sort >"$WORK/ours-ids"
+	cut -d ' ' -f 1 "$WORK/git-patch-ids" | sort >"$WORK/git-ids"
+	PROV_AGREE=$(comm -12 "$WORK/ours-ids" "$WORK/git-ids" | wc -l)
+	PROV_GIT=$(wc -l <"$WORK/git-ids")
+	perf_profile prov-profile dso "$FPUBENCH" provenance --repo "$WORK/prov" bench-base..main
+	perf_profile prov-profile-git dso sh -c "$GIT_REFERENCE" sh "$WORK/prov" "$WORK/git-patch-ids"
+fi
+
+LOAD_END=$(cut -d ' ' -f 1-3 /proc/loadavg)
+END_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
+
+# ---------------------------------------------------------------- the table
+ROWS=$WORK/rows
+: >"$ROWS"
+row() {	# row FIGURE OURS REFERENCE RATIO TARGET STATUS
+	printf '| %s | %s | %s | %s | %s | %s |\n' "$@" >>"$ROWS"
+}
+status() {	# status VALUE LIMIT UNIT: "met" or how far it is
+	[ "$1" = n/a ] && { echo "not measured"; return 0; }
+	if le "$1" "$2"; then echo "met"; else
+		awk -v v="$1" -v l="$2" -v u="$3" 'BEGIN { printf "missed by %.2f%s (%.0f %%)\n", v - l, u, (v - l) * 100 / l }'
+	fi
+}
+
+if wants cell; then
+	o=$(median cell.ours) r=$(median cell.ref) q=$(median cell.ratio)
+	row "1. one cell: \`fpubench test --cpu qemu32\`, whole invocation" "$(fmt_s "$o")" \
+		"$(fmt_s "$r") plain qemu" "$q" "ratio ≤ 1.10" "$(status "$q" 1.10 "")"
+	l=$(median cell.life) lq=$(median cell.liferatio)
+	row "1b. the same cell, libvirt domain only (qemu started → reaped)" "$(fmt_s "$l")" \
+		"$(fmt_s "$r") plain qemu" "$lq" "ratio ≤ 1.10" "$(status "$lq" 1.10 "")"
+	row "1c. fpubench around the domain (before + after)" \
+		"$(fmt_s "$(calc "$(median cell.pre) + $(median cell.post)")")" "—" "—" "—" "see gaps"
+fi
+if wants matrix; then
+	o=$(median matrix.ours) r=$(median matrix.ref)
+	row "2. warm default matrix (2 variants × 6 setups, $(median matrix.boots | cut -d. -f1) boots)" \
+		"$(fmt_s "$o") wall" "$(fmt_s "$r") sum of direct-qemu boots" \
+		"$(median matrix.ratio) (speed-up $(median matrix.speedup)×)" "wall ≤ 15 s" "$(status "$o" 15 " s")"
+	m=$(median mem.hwm)
+	mx=$(sort -g "$S/mem.hwm" 2>/dev/null | tail -n 1)
+	row "7. peak memory of the bench process during the matrix (VmHWM)" \
+		"$(awk -v a="$m" -v b="${mx:-0}" 'BEGIN { printf "%.1f MB (max %.1f)", a, b }')" "—" "—" "≤ 100 MB" \
+		"$(status "${mx:-n/a}" 100 " MB")"
+fi
+if wants patch; then
+	o=$(median patch.ours) r=$(median patch.ref)
+	row "3. \`fpubench test --patch P\` (one-line change to core.c, 6 setups)" "$(fmt_s "$o")" \
+		"$(fmt_s "$r") \`make bzImage\`" "$(median patch.ratio)" "wall ≤ 30 s" "$(status "$o" 30 " s")"
+fi
+if wants cold; then
+	o=$(median cold.ours) r=$(median cold.ref)
+	row "4. cold \`make run\` (empty cache)" "$(fmt_s "$o")" "$(fmt_s "$r") extract + tinyconfig + build" \
+		"$(median cold.ratio)" "≤ 360 s" "$(status "$o" 360 " s")"
+else
+	row "4. cold \`make run\` (empty cache)" "—" "—" "—" "≤ 360 s" "not measured (quick mode)"
+fi
+if wants bisect; then
+	o=$(median bisect.ours) st=$(median bisect.steps | cut -d. -f1)
+	bref=n/a bq=n/a
+	if [ -s "$S/patch.ref" ] && [ -s "$S/cell.ref" ]; then
+		bref=$(calc "6 * ($(median patch.ref) + $(median cell.ref))")
+		bq=$(calc "$o / $bref")
+	fi
+	stat_steps=$(status "$st" 8 " steps")
+	stat_wall=$(status "$o" 120 " s")
+	row "5. bisect, 64-commit synthetic history" "$st steps, $(fmt_s "$o")" \
+		"6 steps, $(fmt_s "$bref") = 6 × (build + cell)" "$bq" "steps ≤ 8, wall ≤ 120 s" \
+		"steps: $stat_steps; wall: $stat_wall"
+fi
+if wants provenance; then
+	o=$(median prov.ours) r=$(median prov.ref) q=$(median prov.ratio)
+	row "6. provenance, $PROV_COMMITS commits (trailers + patch-ids)" "$(fmt_s "$o")" \
+		"$(fmt_s "$r") git log + git patch-id" "$q" "ratio ≤ 1.0" "$(status "$q" 1.0 "")"
+fi
+
+TABLE=$WORK/table
+{
+	echo "| figure | ours | reference | ratio | target | status |"
+	echo "|---|---|---|---|---|---|"
+	cat "$ROWS"
+} >"$TABLE"
+
+# ------------------------------------------------------------- the report
+shared=no
+if [ "${OTHERS_START:-0}" -gt 0 ] || ! le "$(echo "$LOAD_START" | cut -d ' ' -f 1)" 0.5; then
+	shared="yes: load average $LOAD_START at the start and $LOAD_END at the end; other fpubench processes at the start: $OTHERS_START; the cache was busy $LOCK_RETRIES times (retried after 5 s)"
+fi
+cpu_model=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+mem_total=$(awk '/^MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)
+qemu_version=$(qemu-system-i386 --version | head -n 1)
+mode="full: $GUEST_RUNS runs of a guest figure, $BIG_RUNS of a big one, the cold run once"
+[ "$QUICK" = 1 ] && mode="quick (BENCH_QUICK=1): 2 runs each, no cold run: not a measurement"
+
+section() { [ -s "$NOTES/$1" ] && cat "$NOTES/$1"; return 0; }
+zlib_s() { awk '/libz/ { print $2; exit }' "$NOTES/$1" 2>/dev/null || true; }
+nrun() { echo "n = $(count "$1"), $(spread "$1") s"; }
+
+TMP=$OUT.tmp.$$
+mkdir -p "$(dirname "$OUT")"
+{
+	echo "# fpubench benchmark results"
+	echo
+	echo "Written by \`make bench\` (scripts/bench.sh) from $START_DATE to $END_DATE."
+	echo
+	echo "- Machine: $JOBS cores, $cpu_model, $mem_total, Linux $(uname -r); $qemu_version, TCG."
+	echo "- Shared with other work: $shared."
+	echo "- Mode: $mode."
+	echo "- Medians; a ratio is the median of the pair-by-pair ratios of runs done in"
+	echo "  alternating order (ours, reference, ours, ...)."
+	echo
+	cat "$TABLE"
+	echo
+	echo "## How each figure is measured"
+	if wants cell; then
+		cat <<EOF
+
+**1. One cell.** Ours: \`fpubench test --cpu qemu32\`, timed from exec to exit: the cache
+lock and open, the series (already applied), the build-id check (no build), the payload
+(the selftests are cached; the test module is built again by \`make M=\` every run), the
+initramfs, one boot through libvirt's embedded driver with all 13 tests, the verdicts and
+results.json. The reference replays the same boot with plain \`qemu-system-i386 -nographic
+-no-reboot\` and the \`-kernel\`, \`-initrd\`, \`-append\`, \`-cpu\` and \`-m\` that libvirt gave
+qemu (read from the domain log), until qemu exits, and checks that the tests finished.
+Row 1b is the domain's life from libvirt's domain log ("starting up" to "shutting down",
+qemu started to qemu reaped). Ours $(nrun cell.ours); domain $(nrun cell.life); plain qemu
+$(nrun cell.ref). Before the domain: $(fmt_s "$(median cell.pre)") (of it the module
+build, from its files' times: $(fmt_s "$(median cell.kmod)")); after: $(fmt_s "$(median cell.post)").
+EOF
+		section cell
+	fi
+	if wants matrix; then
+		cat <<EOF
+
+**2. Warm default matrix.** Ours: \`fpubench run\` with nothing to rebuild (private
+\`--results\` and \`--history\`), timed from exec to exit, $JOBS guests at once. It boots
+$(median matrix.boots | cut -d. -f1) guests: 12 (variant, setup) boots plus one more after each
+crash the "unpatched" kernel is expected to have on its FSAVE setups. The reference
+replays every one of those boots with plain qemu (as in 1), one after the other, and
+sums them. Speed-up = that sum / our wall. Ours $(nrun matrix.ours); reference
+$(nrun matrix.ref). The domains' lives add up to $(fmt_s "$(median matrix.guest)"), so with
+$JOBS at once the guests alone need at least $(fmt_s "$(median matrix.bound)"); the first
+domain starts $(fmt_s "$(median matrix.pre)") after exec, and the process exits
+$(fmt_s "$(median matrix.post)") after the last one is reaped.
+
+**7. Peak memory.** The bench process's own VmHWM from /proc/PID/status, sampled every
+0.1 s during each matrix run ($(nrun mem.hwm | sed 's/ s$/ MB/')). For comparison,
+\`/usr/bin/time\`'s maximum RSS of the same runs is $(median mem.rusage) MB: it is
+getrusage's, which counts the qemu processes the bench reaps as a subreaper, so it
+measures qemu, not the bench.
+EOF
+		section matrix
+	fi
+	if wants patch; then
+		cat <<EOF
+
+**3. \`fpubench test --patch P\`.** P appends one line
+(\`static const char fpubench_bench_tag[] __used = "…";\`) to $CORE, made with
+\`diff -u\` against refs/fpubench/base; every run's P is new, so each run applies it,
+checks the commit out, rebuilds for real (no build-id or ccache hit), builds the module
+and the initramfs, and boots the 6 default setups ($(median patch.boots | cut -d. -f1) boots). Timed
+from exec to exit: $(nrun patch.ours); of it $(fmt_s "$(median patch.pre)") before the
+first guest (of which its kernel build, \`make bzImage modules\` timed from its build
+log, $(fmt_s "$(median patch.make)"), and the test module $(fmt_s "$(median patch.kmod)")) and
+$(fmt_s "$(median patch.guests)") of guests. The reference is
+\`make bzImage\` alone after the same change to $CORE, in a scratch copy of the tree
+(\`git archive\` of the same commit, its own O= directory built once beforehand, the same
+make variables and ccache, read-only): $(nrun patch.ref).
+EOF
+		section patch
+	fi
+	if wants cold; then
+		cat <<EOF
+
+**4. Cold \`make run\`.** Ours: \`FPUBENCH_CACHE=<empty dir> make run\` (packages
+installed, the bench built): extract, commit the tree, configure, two builds with a cold
+ccache, a fresh libvirt root, the matrix. The reference, by hand: \`tar -xf\`,
+\`make tinyconfig\`, \`merge_config.sh\` with patches/fpu.config, \`olddefconfig\`,
+\`make -j$JOBS bzImage\` (no ccache). Once each. Where ours spent its time (stderr lines,
+stamped):
+
+\`\`\`
+$(section cold-phases)
+\`\`\`
+EOF
+	fi
+	if wants bisect; then
+		split=$(sort -g "$S/bisect.split" | awk '{ for (i = 1; i <= NF; i++) s[i] += $i } END { for (i = 1; i <= NF; i++) printf "%.1f ", s[i] / NR }')
+		set -- $split
+		cat <<EOF
+
+**5. Bisect.** \`scripts/bench-history.sh\` makes $HISTORY_REF: 64 commits on
+refs/fpubench/base, the fsave regression in the middle, a commit that does not build
+right after it, fixed by the next. Ours: \`fpubench bisect --good refs/fpubench/base
+--bad $HISTORY_REF --cpu $BISECT_CPU --test fpu_seed\` in the cached tree, from exec
+to exit, culprit checked: $(nrun bisect.ours), steps $(spread bisect.steps). It includes
+checking both ends and the verification (parent, culprit, revert). From bisect.json,
+on average: the ends ${1:-?} s, the steps ${2:-?} s, the verification ${3:-?} s; one
+step's build ${4:-?} s, a good step's boot ${5:-?} s, a bad step's boots ${6:-?} s. The
+reference is computed, not run: ceil(log2 64) = 6 × (figure 3's incremental
+\`make bzImage\` + figure 1's plain-qemu cell).
+EOF
+	fi
+	if wants provenance; then
+		cat <<EOF
+
+**6. Provenance.** \`scripts/bench-provenance-repo.sh\` makes a repository of
+$PROV_COMMITS linear commits on 400 C files (1–5 files and 1–4 hunks a commit, some
+added, renamed and deleted files, kernel-style trailers: Signed-off-by chains,
+Reviewed-by, Link in lore, patch.msgid.link and lkml forms, Fixes, Cc: stable,
+Reported-by + Closes, Message-ID, Change-Id) with \`git fast-import\`. Ours:
+\`fpubench provenance --repo R bench-base..main\` (text to a file): $(nrun prov.ours).
+The reference: \`git log --format='%(trailers)'\` plus \`git log -p | git patch-id
+--stable\` over the same range: $(nrun prov.ref). CPU time (user + sys, children
+included): ours $(median prov.ours.cpu) s, git $(median prov.ref.cpu) s, ratio $(median prov.cpuratio).
+Patch-ids agreeing with git's: ${PROV_AGREE:-?} of ${PROV_GIT:-?}.
+EOF
+	fi
+
+	echo
+	echo "## Gaps: profiles and leads"
+	gaps=0
+	if wants cell && ! le "$(median cell.ratio)" 1.10; then
+		gaps=1
+		pre=$(median cell.pre) km=$(median cell.kmod) post=$(median cell.post)
+		cat <<EOF
+
+**1. One cell** is $(median cell.ratio) × plain qemu. Wall: $(fmt_s "$pre") before the domain
+starts, $(fmt_s "$(median cell.life)") of domain ($(median cell.liferatio) × plain qemu), $(fmt_s "$post")
+after. Of the time before, the test module's \`make M=\` takes $(fmt_s "$km"). CPU by command
+(\`perf record -e cpu-clock\`, one more run, children included):
+
+\`\`\`
+$(section cell-profile)
+\`\`\`
+
+Leads: (a) build the test module once per kernel build id, not on every run
+(payload_build_kmod copies and rebuilds it each time: $(fmt_s "$km") a run, once per
+variant); (b) what is left before the domain ($(fmt_s "$(calc "$pre - ${km:-0}")")) is the cache
+open, the series lookup, the build-id and selftest checks, the 2.2 MB initramfs and the
+libvirt connection: to split it needs timestamps in the bench's own output; (c) the
+domain itself is $(median cell.liferatio) × plain qemu: libvirt starts qemu paused (-S),
+talks QMP, and destroys it when the guest reboots.
+EOF
+	fi
+	if wants matrix && ! le "$(median matrix.ours)" 15; then
+		gaps=1
+		cat <<EOF
+
+**2. Warm matrix** takes $(fmt_s "$(median matrix.ours)"), $(calc "$(median matrix.ours) - 15") s over 15 s.
+Its $(median matrix.boots | cut -d. -f1) domains live $(fmt_s "$(median matrix.guest)") in all, so $JOBS at a time
+need at least $(fmt_s "$(median matrix.bound)"): the target is below what the guests alone take on
+$JOBS cores, whatever the bench does around them. Around them: $(fmt_s "$(median matrix.pre)") before the
+first domain (the module built for each variant: $(fmt_s "$(median matrix.kmod)") each) and
+$(fmt_s "$(median matrix.post)") after the last. The slowest test of a passing boot is
+$(sort -g "$S/matrix.slowtest" | awk '{ a[NR] = $0 } END { split(a[int((NR + 1) / 2)], f, " "); printf "%s, %.2f s", f[2], f[1] }').
+Leads: (a) fewer boots: $(calc "$(median matrix.boots) - 12" | cut -d. -f1) of the boots are resumptions
+after the crashes "unpatched" is expected to have on FSAVE (one per crashing test);
+(b) shorter boots: the slowest test above, and the kernel's boot to /init;
+(c) the module built per variant and per run (as in 1); (d) schedule the long resumption
+chains first so that the last slot does not idle.
+EOF
+	fi
+	if wants matrix && [ -s "$S/mem.hwm" ] && ! le "$(sort -g "$S/mem.hwm" | tail -n 1)" 100; then
+		gaps=1
+		echo
+		echo "**7. Peak memory** is over 100 MB."
+	fi
+	if wants patch && ! le "$(median patch.ours)" 30; then
+		gaps=1
+		echo
+		echo "**3. test --patch** is over 30 s: $(fmt_s "$(median patch.pre)") before the first guest, $(fmt_s "$(median patch.guests)") of guests."
+	fi
+	if wants cold && ! le "$(median cold.ours)" 360; then
+		gaps=1
+		echo
+		echo "**4. Cold make run** is over 6 minutes; see its phases above."
+	fi
+	if wants bisect && { ! le "$(median bisect.steps)" 8 || ! le "$(median bisect.ours)" 120; }; then
+		gaps=1
+		echo
+		echo "**5. Bisect** misses its target; see the split above."
+	fi
+	if wants provenance && ! le "$(median prov.ratio)" 1.0; then
+		gaps=1
+		cat <<EOF
+
+**6. Provenance** is $(median prov.ratio) × git in wall time and $(median prov.cpuratio) × in CPU
+time. Ours spreads the commits over two threads, git runs two processes (log -p into
+patch-id): on a quiet machine the threads hide the extra CPU (the README's 0.94–0.97),
+on a busy one they cannot. CPU by library (\`perf record -e cpu-clock\`, one more run
+each), ours:
+
+\`\`\`
+$(section prov-profile)
+\`\`\`
+
+git:
+
+\`\`\`
+$(section prov-profile-git)
+\`\`\`
+
+Leads: ours spends $(zlib_s prov-profile) s in zlib, git $(zlib_s prov-profile-git) s. Each blob is the new
+side of one commit's diff and the old side of the next's; the worker threads take
+commits one by one from a shared counter (provenance/facts.c), each with a repository of
+its own, so neighbouring commits land in different threads and libgit2 inflates the
+shared blobs twice; and libgit2 caches no blobs by default
+(GIT_OPT_SET_CACHE_OBJECT_LIMIT for GIT_OBJECT_BLOB is 0). Contiguous chunks per thread
+plus a blob cache limit should bring the inflating near git's.
+EOF
+	fi
+	[ "$gaps" = 1 ] || { echo; echo "Every target is met."; }
+
+	echo
+	echo "## Samples"
+	echo
+	echo "Every series, in the order measured (seconds, MB for mem.*, counts for *.boots and *.steps):"
+	echo
+	echo '```'
+	for f in "$S"/*; do
+		if [ -e "$f" ]; then printf '%-18s %s\n' "${f##*/}" "$(tr '\n' ' ' <"$f")"; fi
+	done
+	echo '```'
+
+	echo
+	echo "## Commands"
+	echo
+	echo "CACHE is $CACHE (warm), WORK a temporary directory, R the generated repository."
+	echo
+	echo '```sh'
+	cat <<EOF
+# 1: ours, then the reference with the domain log's arguments
+build/fpubench test --cpu qemu32 --results WORK/r-cell
+qemu-system-i386 -nographic -no-reboot -m 64 -cpu qemu32 -kernel CACHE/build/patched/arch/x86/boot/bzImage \\
+    -initrd WORK/r-cell/RUN/initramfs-patched.cpio -append 'console=ttyS0 panic=-1 oops=panic'
+# 2 and 7 (each boot of the run replayed as in 1)
+/usr/bin/time -f %M build/fpubench run --results WORK/r-matrix --history WORK/history.db
+# 3
+build/fpubench test --patch WORK/pN.diff --results WORK/r-patch
+make -C WORK/ref/linux-6.1 ARCH=i386 O=WORK/ref/build/test -j$JOBS LOCALVERSION= 'CC=ccache gcc' bzImage
+# 4
+FPUBENCH_CACHE=WORK/cold make run
+tar -xf $TARBALL -C WORK/hand/linux --strip-components=1
+make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build tinyconfig
+WORK/hand/linux/scripts/kconfig/merge_config.sh -m -O WORK/hand/build WORK/hand/build/.config patches/fpu.config
+make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build olddefconfig
+make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build -j$JOBS bzImage
+# 5
+scripts/bench-history.sh CACHE/linux-6.1 64 $HISTORY_REF
+build/fpubench bisect --repo CACHE/linux-6.1 --good refs/fpubench/base --bad $HISTORY_REF \\
+    --cpu $BISECT_CPU --test fpu_seed --results WORK/r-bisect
+# 6
+scripts/bench-provenance-repo.sh R $PROV_COMMITS
+build/fpubench provenance --repo R bench-base..main
+git -C R log --format='%(trailers)' bench-base..main; git -C R log -p bench-base..main | git -C R patch-id --stable
+EOF
+	echo '```'
+} >"$TMP"
+mv "$TMP" "$OUT"
+
+cat "$TABLE"
+echo
+echo "bench: report in $OUT"
