@@ -18,31 +18,13 @@ _Static_assert(REPORT_EXCERPT_MAX * 4 <= 16384, "a console excerpt fits KCIDB's 
 /* kernel.c builds tinyconfig merged with the bench's fragment. */
 #define KCIDB_CONFIG_NAME "tinyconfig+fpubench"
 
-/* The length of the valid UTF-8 sequence of two to four bytes at p, or 0. */
-static size_t utf8_length(const unsigned char *p, size_t left)
-{
-	size_t n = p[0] >= 0xc2 && p[0] <= 0xdf ? 2 : p[0] >= 0xe0 && p[0] <= 0xef ? 3 :
-		   p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
-
-	if (n == 0 || n > left)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	/* Overlong forms, surrogates and code points past U+10FFFF. */
-	if ((n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) ||
-	    (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))))
-		return 0;
-	return n;
-}
-
 /* Appends len bytes made safe to show, as report.h describes. */
 static void add_safe(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
 	while (p < end) {
-		size_t n = *p < 0x80 ? 1 : utf8_length(p, (size_t)(end - p));
+		size_t n = strbuf_utf8_length(p, (size_t)(end - p));
 		bool shown;
 
 		if (*p == '\r' && p + 1 < end && p[1] == '\n') {

@@ -1,6 +1,7 @@
 #include "strbuf.h"
 
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -151,11 +152,12 @@ void strbuf_reset(struct strbuf *sb)
 		sb->buf[0] = '\0';
 }
 
-/* The length of the valid UTF-8 sequence at p (1-4), or 0 if it is not one. */
-static size_t utf8_sequence(const unsigned char *p)
+size_t strbuf_utf8_length(const unsigned char *p, size_t left)
 {
 	size_t n;
 
+	if (left == 0)
+		return 0;
 	if (*p < 0x80)
 		return 1;
 	if (*p >= 0xc2 && *p <= 0xdf)
@@ -165,6 +167,8 @@ static size_t utf8_sequence(const unsigned char *p)
 	else if (*p >= 0xf0 && *p <= 0xf4)
 		n = 4;
 	else
+		return 0;
+	if (n > left)
 		return 0;
 	/* A NUL ends the string and is no continuation byte, so nothing past it is read. */
 	for (size_t i = 1; i < n; i++)
@@ -196,7 +200,8 @@ void strbuf_add_json(struct strbuf *sb, const char *s)
 			strbuf_addstr(sb, "\\t");
 			break;
 		default:
-			n = utf8_sequence(p);
+			/* NUL-terminated: the check stops at the NUL, so no length is needed. */
+			n = strbuf_utf8_length(p, SIZE_MAX);
 			/* Valid UTF-8 passes; control bytes and broken sequences are escaped. */
 			if (*p < 0x20 || *p == 0x7f || n == 0) {
 				strbuf_addf(sb, "\\u%04x", *p);

@@ -40,6 +40,12 @@ void strbuf_reset(struct strbuf *sb);
  */
 void strbuf_add_json(struct strbuf *sb, const char *s);
 
+/*
+ * The length of the valid UTF-8 sequence at p (1 for ASCII, up to 4)
+ * within `left` bytes, or 0 if there is none.
+ */
+size_t strbuf_utf8_length(const unsigned char *p, size_t left);
+
 /* Appends s with XML escaping; control bytes become '?'. */
 void strbuf_add_xml(struct strbuf *sb, const char *s);
 
