@@ -8,6 +8,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -161,6 +162,89 @@ static char *embed_root(const char *uri)
 	return xstrndup(root, strcspn(root, "&"));
 }
 
+/* Whether process pid is the qemu of domain name (pids are reused). */
+static bool is_qemu_of(pid_t pid, const char *name)
+{
+	char *path = xasprintf("/proc/%d/cmdline", (int)pid);
+	char *want = xasprintf("guest=%s", name);
+	struct strbuf cmdline = STRBUF_INIT;
+	bool found = false;
+
+	if (file_read(path, &cmdline) == 0)
+		for (size_t at = 0; at < cmdline.len && !found; at += strlen(cmdline.buf + at) + 1) {
+			const char *arg = cmdline.buf + at;
+			size_t n = strlen(want);
+			found = strncmp(arg, want, n) == 0 && (arg[n] == ',' || arg[n] == '\0');
+		}
+	error_clear();
+	strbuf_release(&cmdline);
+	free(want);
+	free(path);
+	return found;
+}
+
+/* Kills the qemu that state file "NAME.pid" in dir names, if it still runs. */
+static void kill_stale_qemu(const char *dir, const char *file)
+{
+	char *path = xasprintf("%s/%s", dir, file);
+	char *name = xstrndup(file, strlen(file) - strlen(".pid"));
+	struct strbuf text = STRBUF_INIT;
+	char *end;
+	long pid;
+
+	if (file_read(path, &text) == 0) {
+		pid = strtol(text.buf, &end, 10);
+		if (end != text.buf && pid > 1 && pid <= INT_MAX && is_qemu_of((pid_t)pid, name)) {
+			fprintf(stderr, "fpubench: killing qemu %ld of domain '%s' left by an earlier run\n",
+				pid, name);
+			kill((pid_t)pid, SIGKILL);
+		}
+	}
+	error_clear();
+	strbuf_release(&text);
+	free(name);
+	free(path);
+}
+
+static bool has_suffix(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+int guest_embed_scrub(const char *root)
+{
+	char *dir = xasprintf("%s/run/qemu", root);
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d) {
+		if (errno != ENOENT)
+			err = error_set_errno(ERR_CACHE, "cannot read libvirt state '%s'", dir);
+		goto out;
+	}
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, GUEST_NAME_PREFIX, strlen(GUEST_NAME_PREFIX)) != 0)
+			continue;
+		if (has_suffix(e->d_name, ".pid"))
+			kill_stale_qemu(dir, e->d_name);
+		if (has_suffix(e->d_name, ".pid") || has_suffix(e->d_name, ".xml") ||
+		    has_suffix(e->d_name, ".xml.new")) {
+			if (unlinkat(dirfd(d), e->d_name, 0) < 0 && errno != ENOENT) {
+				err = error_set_errno(ERR_CACHE, "cannot remove libvirt state '%s/%s'",
+						      dir, e->d_name);
+				break;
+			}
+		}
+	}
+	closedir(d);
+out:
+	free(dir);
+	return err;
+}
+
 static int embed_prepare(const char *root)
 {
 	char *etc = xasprintf("%s/etc", root);
@@ -168,7 +252,7 @@ static int embed_prepare(const char *root)
 	struct strbuf have = STRBUF_INIT;
 	int err;
 
-	if ((err = dir_create(etc, ERR_CACHE)) < 0)
+	if ((err = dir_create(etc, ERR_CACHE)) < 0 || (err = guest_embed_scrub(root)) < 0)
 		goto out;
 	/* Also for a root made before the bench made it private. */
 	if (chmod(root, 0700) < 0) {
@@ -334,26 +418,6 @@ int guest_check_cpu(struct guest_conn *gc, const struct cpu_setup *cpu)
 	if (!known)
 		return error_set(ERR_CPU, "unknown cpu model '%s' in setup '%s' (libvirt lists %d i686 models)",
 				 cpu->model, cpu->spec, n);
-	return 0;
-}
-
-int guest_destroy_stale(struct guest_conn *gc)
-{
-	virDomainPtr *doms = NULL;
-	int n = virConnectListAllDomains(gc->conn, &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
-
-	if (n < 0)
-		return error_set(ERR_LIBVIRT, "cannot list domains: %s", virt_message());
-	for (int i = 0; i < n; i++) {
-		const char *name = virDomainGetName(doms[i]);
-
-		if (name && strncmp(name, GUEST_NAME_PREFIX, strlen(GUEST_NAME_PREFIX)) == 0) {
-			fprintf(stderr, "fpubench: destroying domain '%s' left by an earlier run\n", name);
-			virDomainDestroy(doms[i]);
-		}
-		virDomainFree(doms[i]);
-	}
-	free(doms);
 	return 0;
 }
 

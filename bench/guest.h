@@ -81,8 +81,13 @@ bool guest_conn_alive(struct guest_conn *gc);
 /* ERR_CPU when libvirt does not know the setup's model. */
 int guest_check_cpu(struct guest_conn *gc, const struct cpu_setup *cpu);
 
-/* Destroys running domains named GUEST_NAME_PREFIX* left by a killed bench. */
-int guest_destroy_stale(struct guest_conn *gc);
+/*
+ * Forgets the domains named GUEST_NAME_PREFIX* that a killed bench left in
+ * embedded root: kills their qemu if it still runs and removes their state
+ * files.  Called before connecting, under the cache lock, so no libvirt owns
+ * them; libvirt itself would wait 30 s on a domain killed while starting.
+ */
+int guest_embed_scrub(const char *root);
 
 /* Builds the domain XML; caller frees *out. */
 int guest_domain_xml(const struct guest_spec *spec, char **out);

@@ -111,11 +111,6 @@ void session_clear_kernels(struct session *s)
 /* Where a remote host keeps what the bench stages there, unless its [host] says. */
 #define DEFAULT_STAGE_DIR "/var/tmp/fpubench"
 
-static bool uri_is_embedded(const char *uri)
-{
-	return strncmp(uri, "qemu:///embed", strlen("qemu:///embed")) == 0;
-}
-
 /* Whether a URI names another machine, as qemu+ssh://host/system does. */
 static bool uri_is_remote(const char *uri)
 {
@@ -139,9 +134,6 @@ static int host_connect(struct session *s, struct matrix_host *h, const char *st
 		return err;
 	if (!h->jobs)
 		h->jobs = guest_conn_capacity(h->conn, MATRIX_GUEST_MEMORY_MIB);
-	/* Only an embedded root is ours alone; a daemon's domains may be another bench's. */
-	if (uri_is_embedded(h->uri) && (err = guest_destroy_stale(h->conn)) < 0)
-		return err;
 	for (size_t i = 0; i < s->nsetups; i++)
 		if ((err = guest_check_cpu(h->conn, &s->setups[i])) < 0)
 			return err;

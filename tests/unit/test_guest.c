@@ -16,9 +16,13 @@
 #include "guest.h"
 #include "strbuf.h"
 
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <libvirt/libvirt.h>
@@ -142,15 +146,110 @@ static void test_run_times_out_and_destroys(void **state)
 	cpu_setup_release(&cpu);
 }
 
-static void test_stale_domains_are_destroyed(void **state)
+static pid_t spawn_sleeper(const char *domain_arg)
 {
-	struct guest_conn *gc;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		/* This binary again, looking like libvirt's qemu: "-name guest=NAME,...". */
+		if (domain_arg)
+			execl("/proc/self/exe", "qemu-system-i386", "-name", domain_arg, (char *)NULL);
+		else
+			execl("/bin/sleep", "sleep", "30", (char *)NULL);
+		_exit(127);
+	}
+	assert_true(pid > 0);
+	return pid;
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(path);
+}
+
+static bool exists_in(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	bool there = access(path, F_OK) == 0;
+
+	free(path);
+	return there;
+}
+
+/*
+ * A bench killed while libvirt started a domain leaves its state files;
+ * the next start must forget them, kill a qemu that still runs, and spare
+ * a process that only reuses the pid, and files that are not ours.
+ */
+static void test_stale_state_is_scrubbed(void **state)
+{
+	char root[] = "/tmp/fpubench-unit-scrub.XXXXXX";
+	int status;
 
 	(void)state;
-	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
-	/* test:///default has a running domain "test", which is not ours to touch. */
-	assert_int_equal(guest_destroy_stale(gc), 0);
-	guest_conn_free(gc);
+	assert_non_null(mkdtemp(root));
+	char *run = xasprintf("%s/run", root), *dir = xasprintf("%s/run/qemu", root);
+	assert_int_equal(mkdir(run, 0700), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
+
+	pid_t dead = fork();
+	if (dead == 0)
+		_exit(0);
+	assert_int_equal(waitpid(dead, &status, 0), dead);
+	pid_t live = spawn_sleeper("guest=fpubench-live,debug-threads=on");
+	pid_t other = spawn_sleeper(NULL);
+	char *text = xasprintf("%d", (int)dead);
+	write_file(dir, "fpubench-dead.pid", text);
+	free(text);
+	text = xasprintf("%d", (int)live);
+	write_file(dir, "fpubench-live.pid", text);
+	free(text);
+	text = xasprintf("%d", (int)other);
+	write_file(dir, "fpubench-reused.pid", text);
+	free(text);
+	const char *ours[] = { "fpubench-dead.xml", "fpubench-live.xml", "fpubench-reused.xml",
+			       "fpubench-started.xml.new" };
+	for (size_t i = 0; i < sizeof(ours) / sizeof(*ours); i++)
+		write_file(dir, ours[i], "<domstatus/>");
+	write_file(dir, "driver.pid", "1");
+	write_file(dir, "other.xml", "<domstatus/>");
+	/* Both must have exec'd before their command lines are looked at. */
+	usleep(200 * 1000);
+
+	assert_int_equal(guest_embed_scrub(root), 0);
+	assert_int_equal(waitpid(live, &status, 0), live);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+	assert_int_equal(kill(other, 0), 0);
+	kill(other, SIGKILL);
+	waitpid(other, &status, 0);
+	const char *gone[] = { "fpubench-dead.pid", "fpubench-live.pid", "fpubench-reused.pid",
+			       "fpubench-dead.xml", "fpubench-live.xml", "fpubench-reused.xml",
+			       "fpubench-started.xml.new" };
+	for (size_t i = 0; i < sizeof(gone) / sizeof(*gone); i++)
+		assert_false(exists_in(dir, gone[i]));
+	assert_true(exists_in(dir, "driver.pid"));
+	assert_true(exists_in(dir, "other.xml"));
+	/* A root with no state yet is fine too. */
+	char *fresh = xasprintf("%s/fresh", root);
+	assert_int_equal(guest_embed_scrub(fresh), 0);
+
+	char *cleanup[] = { xasprintf("%s/driver.pid", dir), xasprintf("%s/other.xml", dir) };
+	for (size_t i = 0; i < 2; i++) {
+		unlink(cleanup[i]);
+		free(cleanup[i]);
+	}
+	rmdir(dir);
+	rmdir(run);
+	rmdir(root);
+	free(fresh);
+	free(dir);
+	free(run);
 }
 
 static void test_bad_uri_is_a_libvirt_error(void **state)
@@ -201,14 +300,18 @@ static void test_embed_root_is_private(void **state)
 	free(root);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* The stand-in qemu of test_stale_state_is_scrubbed. */
+	if (argc == 3 && strcmp(argv[1], "-name") == 0)
+		for (;;)
+			pause();
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xml_has_the_domain_we_need),
 		cmocka_unit_test(test_xml_has_no_network_and_no_host_files),
 		cmocka_unit_test(test_xml_escapes_names),
 		cmocka_unit_test(test_run_times_out_and_destroys),
-		cmocka_unit_test(test_stale_domains_are_destroyed),
+		cmocka_unit_test(test_stale_state_is_scrubbed),
 		cmocka_unit_test(test_bad_uri_is_a_libvirt_error),
 		cmocka_unit_test(test_embed_uri),
 		/* Last: libvirt reads the log settings an embedded URI sets when it first starts. */
