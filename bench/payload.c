@@ -7,6 +7,7 @@
 #include "spawn.h"
 #include "strbuf.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,11 +23,18 @@ static char *selftest_source(const struct kernel_tree *t, unsigned i)
 	return xasprintf("%s/tools/testing/selftests/x86/%s.c", t->path, payload_selftests[i]);
 }
 
+static void key_of(const struct strbuf *text, char *hex, size_t size)
+{
+	git_oid oid;
+
+	git_odb_hash(&oid, text->buf, text->len, GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, size, &oid);
+}
+
 /* Builds are keyed by the sources' content, whatever tree they come from. */
 static int selftests_key(const struct kernel_tree *t, char *hex, size_t size)
 {
 	struct strbuf all = STRBUF_INIT;
-	git_oid oid;
 	int err = 0;
 
 	for (unsigned i = 0; i < payload_selftests_count && !err; i++) {
@@ -34,8 +42,37 @@ static int selftests_key(const struct kernel_tree *t, char *hex, size_t size)
 		err = file_read(src, &all);
 		free(src);
 	}
-	git_odb_hash(&oid, all.buf, all.len, GIT_OBJECT_BLOB);
-	git_oid_tostr(hex, size, &oid);
+	key_of(&all, hex, size);
+	strbuf_release(&all);
+	return err;
+}
+
+/* The module is keyed by the kernel's build id and every source file, by name and content. */
+static int kmod_key(const struct kernel_build *b, const char *kmod_src, char *hex, size_t size)
+{
+	struct strbuf all = STRBUF_INIT, file = STRBUF_INIT;
+	struct dirent **names = NULL;
+	int n = scandir(kmod_src, &names, NULL, alphasort), err = 0;
+
+	if (n < 0)
+		return error_set_errno(ERR_NOTFOUND, "cannot read module sources '%s'", kmod_src);
+	strbuf_addf(&all, "kernel %s\n", b->build_id);
+	for (int i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", kmod_src, names[i]->d_name);
+
+		if (!err && names[i]->d_name[0] != '.') {
+			strbuf_reset(&file);
+			if ((err = file_read(path, &file)) == 0) {
+				strbuf_addf(&all, "%s %zu\n", names[i]->d_name, file.len);
+				strbuf_add(&all, file.buf, file.len);
+			}
+		}
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	key_of(&all, hex, size);
+	strbuf_release(&file);
 	strbuf_release(&all);
 	return err;
 }
@@ -90,11 +127,20 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	char *src_files = xasprintf("%s/.", kmod_src);
 	char *mdir = xasprintf("M=%s", dir);
 	char *ko = xasprintf("%s/" KMOD_NAME ".ko", dir);
+	char *stamp = xasprintf("%s/fpubench.stamp", dir);
 	const char *rm[] = { "rm", "-rf", dir, NULL };
 	const char *cp[] = { "cp", "-a", src_files, dir, NULL };
 	const char *make[] = { "make", "ARCH=i386", mdir, "modules", NULL };
-	int err = 0;
+	struct strbuf have = STRBUF_INIT;
+	char key[GIT_OID_HEXSZ + 1];
+	int err;
 
+	/* A module already built for this kernel build and these sources is used as it is. */
+	if ((err = kmod_key(b, kmod_src, key, sizeof(key))) < 0)
+		goto out;
+	if (file_read(stamp, &have) == 0 && strcmp(have.buf, key) == 0 && file_exists(ko))
+		goto out;
+	error_clear();
 	/* Kbuild writes its objects next to the sources: build a fresh copy. */
 	if (spawn_run(rm, NULL, NULL, NULL) != 0 ||
 	    (err = dir_create_mode(dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
@@ -106,7 +152,12 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	if (spawn_run(make, b->dir, log, NULL) != 0 || !file_exists(ko))
 		err = error_set(ERR_BUILD, "cannot build module '%s' for variant '%s'; see '%s'",
 				kmod_src, b->variant, log);
+	else
+		/* Written last: a module cut short by a kill has no stamp. */
+		err = file_write_atomic(stamp, key, strlen(key));
 out:
+	strbuf_release(&have);
+	free(stamp);
 	free(dir);
 	free(log);
 	free(src_files);

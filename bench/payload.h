@@ -28,7 +28,8 @@ int payload_build_selftests(struct kernel_tree *t, char **dir_out);
 
 /*
  * Builds the test module in `kmod_src` against the build, into
- * <build dir>/fpubench-kmod; *ko_out names the .ko (caller frees).
+ * <build dir>/fpubench-kmod, unless it is there already for the same build
+ * id and sources; *ko_out names the .ko (caller frees).
  */
 int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char **ko_out);
 
