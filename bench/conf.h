@@ -28,7 +28,7 @@
  *                path on that host: kernels, initramfs and consoles go
  *                there through libvirt, see stage.h; the default for a URI
  *                naming a remote host); repeatable sections (none: the
- *                embedded driver in the cache, one guest per core)
+ *                embedded driver in the cache, two guests per core)
  *
  * NAME is letters, digits, '.', '_' and '-'.
  *
@@ -71,7 +71,7 @@ struct conf_expect {
 struct conf_host {
 	char *name;
 	char *uri;
-	int jobs;		/* 0: one guest per core */
+	int jobs;		/* 0: make jobs one per core, guests two */
 	char *stage;		/* a directory on that host to stage files in, or NULL */
 };
 

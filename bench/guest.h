@@ -70,7 +70,7 @@ void guest_conn_free(struct guest_conn *gc);
 int guest_conn_stage(struct guest_conn *gc, const char *dir);
 
 /*
- * How many guests of memory_mib the host can run at once: one per core,
+ * How many guests of memory_mib the host can run at once: two per core,
  * fewer when its free memory does not hold them; at least 1.
  */
 int guest_conn_capacity(struct guest_conn *gc, unsigned memory_mib);

@@ -81,7 +81,7 @@ static const char usage_text[] =
 	"  --results DIR    where run directories go (default: results)\n"
 	"  --tarball FILE   the kernel source (default: " DEFAULT_TARBALL ")\n"
 	"  --jobs N         make jobs and guests at once per host (default: the cores; for\n"
-	"                   guests, each host's cores, fewer if its free memory is short)\n"
+	"                   guests, two per core of each host, fewer if its memory is short)\n"
 	"  --timeout S      limit for one boot in seconds (default: 60)\n"
 	"  --test NAME      run: keep these tests' cells only; test and bisect: judge by\n"
 	"                   these tests only; repeatable\n"
