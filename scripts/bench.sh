@@ -29,6 +29,7 @@ QUICK=${BENCH_QUICK:-0}
 ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance}
 LOCK_WAIT=${BENCH_LOCK_WAIT:-1800}
 JOBS=$(nproc)
+GUESTS=$((2 * JOBS))	# the bench's default: two guests per core (bench/guest.c)
 HISTORY_REF=refs/fpubench/bench-history
 BISECT_CPU=pentium2,-fxsr
 PROV_COMMITS=1500
@@ -277,8 +278,6 @@ if wants cell; then
 		put cell.life "$GUEST_S"
 		put cell.pre "$FIRST"
 		put cell.post "$LAST"
-		k=$(kmod_secs patched "$T0" "$T1")
-		[ -z "$k" ] || put cell.kmod "$k"
 		replay "$(domain_logs "$id")" "cell-ref-$i"
 		put cell.ref "$SECS"
 		grep -q '^# fpubench: done' "$LOG/cell-ref-$i.console" ||
@@ -310,13 +309,8 @@ if wants matrix; then
 		put matrix.guest "$GUEST_S"
 		put matrix.pre "$FIRST"
 		put matrix.post "$LAST"
-		put matrix.bound "$(calc "$GUEST_S / $JOBS")"
 		[ ! -s "$LOG/matrix-$i.hwm" ] || put mem.hwm "$(calc "$(cat "$LOG/matrix-$i.hwm") / 1024")"
 		[ ! -s "$LOG/matrix-$i.time" ] || put mem.rusage "$(calc "$(tail -n 1 "$LOG/matrix-$i.time") / 1024")"
-		for v in unpatched patched; do
-			k=$(kmod_secs "$v" "$T0" "$T1")
-			[ -z "$k" ] || put matrix.kmod "$k"
-		done
 		# The slowest test of a passing boot, from the guest's own timing.
 		awk -F'"' '/"test":/ { t = $4 } /"kernel":/ { k = $4 }
 			/"duration_s":/ { if (k == "patched") { split($3, a, /[:,]/); s[t] += a[2]; n[t]++ } }
@@ -330,6 +324,8 @@ if wants matrix; then
 			sum=$(calc "$sum + $SECS")
 		done
 		put matrix.ref "$sum"
+		# Plain qemu keeps its core busy: its boots need this much on JOBS cores.
+		put matrix.bound "$(calc "$sum / $JOBS")"
 		i=$((i + 1))
 	done
 	pairs matrix.ours matrix.ref matrix.ratio
@@ -632,15 +628,14 @@ mkdir -p "$(dirname "$OUT")"
 
 **1. One cell.** Ours: \`fpubench test --cpu qemu32\`, timed from exec to exit: the cache
 lock and open, the series (already applied), the build-id check (no build), the payload
-(the selftests are cached; the test module is built again by \`make M=\` every run), the
+(the selftests and the test module are built once per kernel build id: no build here), the
 initramfs, one boot through libvirt's embedded driver with all 13 tests, the verdicts and
 results.json. The reference replays the same boot with plain \`qemu-system-i386 -nographic
 -no-reboot\` and the \`-kernel\`, \`-initrd\`, \`-append\`, \`-cpu\` and \`-m\` that libvirt gave
 qemu (read from the domain log), until qemu exits, and checks that the tests finished.
 Row 1b is the domain's life from libvirt's domain log ("starting up" to "shutting down",
 qemu started to qemu reaped). Ours $(nrun cell.ours); domain $(nrun cell.life); plain qemu
-$(nrun cell.ref). Before the domain: $(fmt_s "$(median cell.pre)") (of it the module
-build, from its files' times: $(fmt_s "$(median cell.kmod)")); after: $(fmt_s "$(median cell.post)").
+$(nrun cell.ref). Before the domain: $(fmt_s "$(median cell.pre)"); after: $(fmt_s "$(median cell.post)").
 EOF
 		section cell
 	fi
@@ -648,13 +643,15 @@ EOF
 		cat <<EOF
 
 **2. Warm default matrix.** Ours: \`fpubench run\` with nothing to rebuild (private
-\`--results\` and \`--history\`), timed from exec to exit, $JOBS guests at once. It boots
+\`--results\` and \`--history\`), timed from exec to exit, $GUESTS guests at once (the default
+on $JOBS cores). It boots
 $(median matrix.boots | cut -d. -f1) guests: 12 (variant, setup) boots plus one more after each
 crash the "unpatched" kernel is expected to have on its FSAVE setups. The reference
 replays every one of those boots with plain qemu (as in 1), one after the other, and
 sums them. Speed-up = that sum / our wall. Ours $(nrun matrix.ours); reference
-$(nrun matrix.ref). The domains' lives add up to $(fmt_s "$(median matrix.guest)"), so with
-$JOBS at once the guests alone need at least $(fmt_s "$(median matrix.bound)"); the first
+$(nrun matrix.ref). Plain qemu keeps a core busy, so its boots alone need at least
+$(fmt_s "$(median matrix.bound)") on $JOBS cores. The domains' lives add up to $(fmt_s "$(median matrix.guest)"):
+a domain keeps its core only about half busy, hence $GUESTS at once. The first
 domain starts $(fmt_s "$(median matrix.pre)") after exec, and the process exits
 $(fmt_s "$(median matrix.post)") after the last one is reaped.
 
@@ -737,25 +734,24 @@ EOF
 	gaps=0
 	if wants cell && ! le "$(median cell.ratio)" 1.10; then
 		gaps=1
-		pre=$(median cell.pre) km=$(median cell.kmod) post=$(median cell.post)
+		pre=$(median cell.pre) post=$(median cell.post)
 		cat <<EOF
 
 **1. One cell** is $(median cell.ratio) × plain qemu. Wall: $(fmt_s "$pre") before the domain
 starts, $(fmt_s "$(median cell.life)") of domain ($(median cell.liferatio) × plain qemu), $(fmt_s "$post")
-after. Of the time before, the test module's \`make M=\` takes $(fmt_s "$km"). CPU by command
-(\`perf record -e cpu-clock\`, one more run, children included):
+after. CPU by command (\`perf record -e cpu-clock\`, one more run, children included):
 
 \`\`\`
 $(section cell-profile)
 \`\`\`
 
-Leads: (a) build the test module once per kernel build id, not on every run
-(payload_build_kmod copies and rebuilds it each time: $(fmt_s "$km") a run, once per
-variant); (b) what is left before the domain ($(fmt_s "$(calc "$pre - ${km:-0}")")) is the cache
-open, the series lookup, the build-id and selftest checks, the 2.2 MB initramfs and the
-libvirt connection: to split it needs timestamps in the bench's own output; (c) the
-domain itself is $(median cell.liferatio) × plain qemu: libvirt starts qemu paused (-S),
-talks QMP, and destroys it when the guest reboots.
+What is left is libvirt's: the domain starts qemu paused (-S) and talks QMP before the
+guest runs, and when the guest stops libvirt sends SIGTERM and sleeps 200 ms before it
+looks again (virProcessKillPainfully), on every boot. Before the domain, the bench opens
+the cache, looks up the series, checks the build ids, the selftests and the module
+(built once per build id, bench/OPTIMISATIONS.md), writes the 2.2 MB initramfs and
+connects. Lead: kill and reap qemu from the bench as soon as the console shows the
+guest's end, before libvirt's destroy, which would then find it gone.
 EOF
 	fi
 	if wants matrix && ! le "$(median matrix.ours)" 15; then
@@ -763,17 +759,16 @@ EOF
 		cat <<EOF
 
 **2. Warm matrix** takes $(fmt_s "$(median matrix.ours)"), $(calc "$(median matrix.ours) - 15") s over 15 s.
-Its $(median matrix.boots | cut -d. -f1) domains live $(fmt_s "$(median matrix.guest)") in all, so $JOBS at a time
-need at least $(fmt_s "$(median matrix.bound)"): the target is below what the guests alone take on
-$JOBS cores, whatever the bench does around them. Around them: $(fmt_s "$(median matrix.pre)") before the
-first domain (the module built for each variant: $(fmt_s "$(median matrix.kmod)") each) and
-$(fmt_s "$(median matrix.post)") after the last. The slowest test of a passing boot is
+Plain qemu's $(median matrix.boots | cut -d. -f1) boots need $(fmt_s "$(median matrix.bound)") on $JOBS cores: the target is
+that close to what the guests alone take. The first domain starts $(fmt_s "$(median matrix.pre)")
+after exec and the process exits $(fmt_s "$(median matrix.post)") after the last is reaped. The
+slowest test of a passing boot is
 $(sort -g "$S/matrix.slowtest" | awk '{ a[NR] = $0 } END { split(a[int((NR + 1) / 2)], f, " "); printf "%s, %.2f s", f[2], f[1] }').
-Leads: (a) fewer boots: $(calc "$(median matrix.boots) - 12" | cut -d. -f1) of the boots are resumptions
-after the crashes "unpatched" is expected to have on FSAVE (one per crashing test);
-(b) shorter boots: the slowest test above, and the kernel's boot to /init;
-(c) the module built per variant and per run (as in 1); (d) schedule the long resumption
-chains first so that the last slot does not idle.
+$(calc "$(median matrix.boots) - 12" | cut -d. -f1) of the boots are resumptions after the crashes "unpatched" is expected to
+have on FSAVE: an oops in the FPU switch takes the kernel down, so each crashing test
+costs a boot. Leads: (a) libvirt's 200 ms sleep in every destroy (as in 1), 40 times;
+(b) the kernel's boot to /init (0.29 s of guest time, see a console log); fpu_load's
+length is its stress and stays.
 EOF
 	fi
 	if wants matrix && [ -s "$S/mem.hwm" ] && ! le "$(sort -g "$S/mem.hwm" | tail -n 1)" 100; then
