@@ -284,6 +284,52 @@ static void test_merges_and_empty_commits_have_none(void **state)
 	free(h.dir);
 }
 
+/*
+ * The diff reads only the subtrees that changed: with an unchanged
+ * directory's tree object gone from the repository, the patch-id is still
+ * git's.  (libgit2's own tree-to-tree diff reads every tree.)
+ */
+static void test_unchanged_subtrees_are_not_read(void **state)
+{
+	struct history h;
+	git_commit *c, *base_commit;
+	git_tree *tree;
+	git_oid pid, want;
+
+	(void)state;
+	h.repo = test_repo_new(&h.dir);
+	struct test_file f1[] = { { "dir/sub/x", "x\n", 0, 0 }, { "f", "1\n", 0, 0 } };
+	struct test_file f2[] = { { "f", "2\n", 0, 0 } };
+	git_oid base = test_commit(h.repo, NULL, f1, 2, "base\n", "a", "a@x", 1700000000);
+	git_oid tip = test_commit(h.repo, &base, f2, 1, "change f\n", "a", "a@x", 1700000001);
+	assert_int_equal(git_commit_lookup(&c, h.repo, &tip), 0);
+	assert_int_equal(patchid_from_commit(&want, h.repo, c), 0);
+	git_commit_free(c);
+	git_repository_free(h.repo);
+
+	assert_int_equal(git_repository_open(&h.repo, h.dir), 0);
+	assert_int_equal(git_commit_lookup(&base_commit, h.repo, &base), 0);
+	assert_int_equal(git_commit_tree(&tree, base_commit), 0);
+	const git_oid *dir = git_tree_entry_id(git_tree_entry_byname(tree, "dir"));
+	char hex[GIT_OID_HEXSZ + 1];
+	git_oid_tostr(hex, sizeof(hex), dir);
+	char *loose = xasprintf("%s/.git/objects/%.2s/%s", h.dir, hex, hex + 2);
+	assert_int_equal(unlink(loose), 0);
+	git_tree_free(tree);
+	git_commit_free(base_commit);
+	git_repository_free(h.repo);
+
+	assert_int_equal(git_repository_open(&h.repo, h.dir), 0);
+	assert_int_equal(git_commit_lookup(&c, h.repo, &tip), 0);
+	assert_int_equal(patchid_from_commit(&pid, h.repo, c), 0);
+	assert_true(git_oid_equal(&pid, &want));
+	git_commit_free(c);
+	git_repository_free(h.repo);
+	test_rmtree(h.dir);
+	free(loose);
+	free(h.dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -292,6 +338,7 @@ int main(void)
 		cmocka_unit_test(test_commits_equal_git),
 		cmocka_unit_test(test_libgit2_patchid_differs_from_git),
 		cmocka_unit_test(test_merges_and_empty_commits_have_none),
+		cmocka_unit_test(test_unchanged_subtrees_are_not_read),
 	};
 	int rc;
 
