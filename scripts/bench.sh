@@ -811,13 +811,12 @@ git:
 $(section prov-profile-git)
 \`\`\`
 
-Leads: ours spends $(zlib_s prov-profile) s in zlib, git $(zlib_s prov-profile-git) s. Each blob is the new
-side of one commit's diff and the old side of the next's; the worker threads take
-commits one by one from a shared counter (provenance/facts.c), each with a repository of
-its own, so neighbouring commits land in different threads and libgit2 inflates the
-shared blobs twice; and libgit2 caches no blobs by default
-(GIT_OPT_SET_CACHE_OBJECT_LIMIT for GIT_OBJECT_BLOB is 0). Contiguous chunks per thread
-plus a blob cache limit should bring the inflating near git's.
+Ours spends $(zlib_s prov-profile) s in zlib, git $(zlib_s prov-profile-git) s. The repository's blobs are
+fast-import deltas with chains up to 50 deep, and libgit2 rebuilds them in its pack
+delta-base cache (16 MiB, shared by the threads, emptied when full). Contiguous chunks per
+thread and a blob cache were measured and made it worse (bench/OPTIMISATIONS.md). Leads: a
+larger delta-base cache, which libgit2 1.5 does not expose; on a repacked copy ours and
+git are level in wall time.
 EOF
 	fi
 	[ "$gaps" = 1 ] || { echo; echo "Every target is met."; }
