@@ -116,6 +116,17 @@ bool file_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+bool file_holds(const char *path, const char *text)
+{
+	struct strbuf have = STRBUF_INIT;
+	bool same = file_read(path, &have) == 0 && have.len == strlen(text) &&
+		    memcmp(have.buf, text, have.len) == 0;
+
+	error_clear();
+	strbuf_release(&have);
+	return same;
+}
+
 int dir_create_mode(const char *path, mode_t mode, int code)
 {
 	char *copy = xstrdup(path);

@@ -37,6 +37,9 @@ int file_symlink_atomic(const char *target, const char *link);
 
 bool file_exists(const char *path);
 
+/* Whether the file holds exactly text, as a stamp does; a missing file holds nothing. */
+bool file_holds(const char *path, const char *text);
+
 /*
  * mkdir -p; the directories it creates get `mode`.  ERR_CACHE-style errors
  * are the caller's to choose, so `code`.

@@ -256,7 +256,6 @@ static int embed_prepare(const char *root)
 {
 	char *etc = xasprintf("%s/etc", root);
 	char *conf = xasprintf("%s/qemu.conf", etc);
-	struct strbuf have = STRBUF_INIT;
 	int err;
 
 	if ((err = dir_create(etc, ERR_CACHE)) < 0 || (err = guest_embed_scrub(root)) < 0)
@@ -266,12 +265,9 @@ static int embed_prepare(const char *root)
 		err = error_set_errno(ERR_CACHE, "cannot make libvirt root '%s' private", root);
 		goto out;
 	}
-	if (file_read(conf, &have) == 0 && strcmp(have.buf, embed_qemu_conf) == 0)
-		goto out;
-	error_clear();
-	err = file_write_atomic(conf, embed_qemu_conf, strlen(embed_qemu_conf));
+	if (!file_holds(conf, embed_qemu_conf))
+		err = file_write_atomic(conf, embed_qemu_conf, strlen(embed_qemu_conf));
 out:
-	strbuf_release(&have);
 	free(etc);
 	free(conf);
 	return err;

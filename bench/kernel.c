@@ -732,13 +732,10 @@ static int build_config(struct kernel_tree *t, struct kernel_build *b, const cha
 	const char *tiny[] = { "make", "ARCH=i386", odir, "tinyconfig", NULL };
 	const char *merge_argv[] = { merge, "-m", "-O", b->dir, config, fragment, NULL };
 	const char *olddef[] = { "make", "ARCH=i386", odir, "olddefconfig", NULL };
-	struct strbuf have = STRBUF_INIT;
 	int err = 0;
 
-	if (file_read(stamp, &have) == 0 && strcmp(have.buf, fragment_hash) == 0 &&
-	    file_exists(config))
+	if (file_holds(stamp, fragment_hash) && file_exists(config))
 		goto check;
-	error_clear();
 	/* A configure that fails half way must not leave the stamp of the .config it replaces. */
 	if (unlink(stamp) < 0 && errno != ENOENT) {
 		err = error_set_errno(ERR_CACHE, "cannot remove '%s'", stamp);
@@ -758,7 +755,6 @@ static int build_config(struct kernel_tree *t, struct kernel_build *b, const cha
 check:
 	err = build_config_check(b, fragment, fragment_text);
 out:
-	strbuf_release(&have);
 	free(odir);
 	free(config);
 	free(merge);
@@ -898,7 +894,7 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 		 struct kernel_build **out)
 {
 	struct kernel_build *b = xcalloc(1, sizeof(*b));
-	struct strbuf frag = STRBUF_INIT, id_text = STRBUF_INIT, stamp_have = STRBUF_INIT;
+	struct strbuf frag = STRBUF_INIT, id_text = STRBUF_INIT;
 	char *stamp = NULL, fragment_hash[GIT_OID_HEXSZ + 1], id_hex[GIT_OID_HEXSZ + 1];
 	git_oid oid;
 	double start = clock_seconds();
@@ -926,10 +922,8 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 
 	stamp = xasprintf("%s/fpubench.stamp", b->dir);
 	/* A work tree taken as it is may hold any edit: make alone can tell. */
-	if (commit && file_read(stamp, &stamp_have) == 0 &&
-	    strcmp(stamp_have.buf, b->build_id) == 0 && file_exists(b->bzimage))
+	if (commit && file_holds(stamp, b->build_id) && file_exists(b->bzimage))
 		goto out;
-	error_clear();
 
 	b->rebuilt = true;
 	fprintf(stderr, "fpubench: building variant '%s' (commit %.12s) in %s\n", variant,
@@ -957,7 +951,6 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 out:
 	strbuf_release(&frag);
 	strbuf_release(&id_text);
-	strbuf_release(&stamp_have);
 	free(stamp);
 	if (err < 0) {
 		kernel_build_free(b);

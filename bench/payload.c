@@ -131,16 +131,14 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	const char *rm[] = { "rm", "-rf", dir, NULL };
 	const char *cp[] = { "cp", "-a", src_files, dir, NULL };
 	const char *make[] = { "make", "ARCH=i386", mdir, "modules", NULL };
-	struct strbuf have = STRBUF_INIT;
 	char key[GIT_OID_HEXSZ + 1];
 	int err;
 
 	/* A module already built for this kernel build and these sources is used as it is. */
 	if ((err = kmod_key(b, kmod_src, key, sizeof(key))) < 0)
 		goto out;
-	if (file_read(stamp, &have) == 0 && strcmp(have.buf, key) == 0 && file_exists(ko))
+	if (file_holds(stamp, key) && file_exists(ko))
 		goto out;
-	error_clear();
 	/* Kbuild writes its objects next to the sources: build a fresh copy. */
 	if (spawn_run(rm, NULL, NULL, NULL) != 0 ||
 	    (err = dir_create_mode(dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
@@ -156,7 +154,6 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 		/* Written last: a module cut short by a kill has no stamp. */
 		err = file_write_atomic(stamp, key, strlen(key));
 out:
-	strbuf_release(&have);
 	free(stamp);
 	free(dir);
 	free(log);

@@ -1,6 +1,6 @@
 /*
  * Atomic writes on a full disk (RLIMIT_FSIZE, and a small tmpfs where the
- * test may mount one), and the modes of what the helpers create.
+ * test may mount one), the modes of what the helpers create, and stamps.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -115,6 +115,20 @@ static mode_t mode_of(const char *path)
 	return st.st_mode & 07777;
 }
 
+/* A stamp matches only its whole text; a missing one matches nothing and leaves no error. */
+static void test_file_holds(void **state)
+{
+	struct fixture *fx = *state;
+
+	assert_false(file_holds(fx->path, "abc"));
+	assert_null(strstr(error_last(), "result.json"));
+	assert_int_equal(file_write_atomic(fx->path, "abc", 3), 0);
+	assert_true(file_holds(fx->path, "abc"));
+	assert_false(file_holds(fx->path, "ab"));
+	assert_false(file_holds(fx->path, "abcd"));
+	assert_false(file_holds(fx->path, ""));
+}
+
 static void test_modes(void **state)
 {
 	struct fixture *fx = *state;
@@ -185,6 +199,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_write_past_file_size_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_file_holds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_tmpfs, setup, teardown),
 	};
 

@@ -13,12 +13,12 @@
 
 #include "cpu.h"
 #include "error.h"
+#include "fileutil.h"
 #include "guest.h"
 #include "strbuf.h"
 
 #include <signal.h>
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -165,18 +165,15 @@ static pid_t spawn_sleeper(const char *domain_arg)
 static void write_file(const char *dir, const char *name, const char *text)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	FILE *f = fopen(path, "w");
 
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	assert_int_equal(file_write_atomic(path, text, strlen(text)), 0);
 	free(path);
 }
 
 static bool exists_in(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	bool there = access(path, F_OK) == 0;
+	bool there = file_exists(path);
 
 	free(path);
 	return there;
