@@ -32,7 +32,7 @@
  * A guest keeps a core only half busy: libvirt's start handshake and the
  * 200 ms it sleeps in every destroy leave it idle (a crash boot lives 0.92 s
  * for 0.45 s of qemu CPU).  On 2 cores, 4 guests took the warm matrix from
- * 18.1 s to 15.8 s (medians of 3); 3 guests did as well (bench/RESULTS.md).
+ * 18.1 s to 15.8 s (medians of 3); 3 guests did as well (bench/OPTIMISATIONS.md).
  */
 #define GUESTS_PER_CORE 2
 
