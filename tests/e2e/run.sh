@@ -73,7 +73,7 @@ EMBED_URI="qemu:///embed?root=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/
 # The default config, which holds the expectations, with the two hosts.
 {
 	grep -v '^\(results\|series\) = ' "$ROOT/bench/fpubench.conf"
-	printf '[host embedded]\nuri = %s\n[host daemon]\nuri = %s\nstage = %s\n' \
+	printf '[host embedded]\nuri = %s\njobs = 2\n[host daemon]\nuri = %s\njobs = 2\nstage = %s\n' \
 		"$EMBED_URI" "$DAEMON_URI" "$WORK/stage"
 } >"$WORK/nightly.conf"
 nightly() {	# nightly: one run of the matrix over both hosts
