@@ -88,6 +88,8 @@ pairs() {	# pairs OURS REF NAME: the pair-by-pair ratios OURS/REF as series NAME
 	paste "$S/$1" "$S/$2" | awk '$2 > 0 { printf "%.4f\n", $1 / $2 }' >"$S/$3"
 }
 calc() { awk "BEGIN { printf \"%.3f\n\", $* }"; }	# calc EXPR, on numbers only
+# cpu_of TIMEFILE: user + sys, the last two fields of /usr/bin/time's last line
+cpu_of() { tail -n 1 "$1" | awk '{ printf "%.3f\n", $(NF - 1) + $NF }'; }
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
 fmt_s() { [ "$1" = n/a ] && echo n/a || awk -v a="$1" 'BEGIN { printf "%.2f s\n", a }'; }
 
@@ -179,8 +181,10 @@ run_id() { readlink "$1/latest"; }
 domain_logs() {	# domain_logs RUN-ID: this run's domain logs
 	ls "$CACHE/libvirt/log/qemu/fpubench-$1-"*.log 2>/dev/null || true
 }
+# A line may start with the half of a message qemu was writing when it was
+# killed (bench/guest.c, qemu_end), so the stamp is looked for anywhere.
 dom_time() {	# dom_time LOG WHAT: epoch seconds of the "…+0000: WHAT" line
-	ts=$(sed -n "s/^\([0-9-]* [0-9:.]*+0000\): $2.*/\1/p" "$1" | tail -n 1)
+	ts=$(sed -n "s/^.*\([0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\} [0-9:.]*+0000\): $2.*/\1/p" "$1" | tail -n 1)
 	[ -n "$ts" ] || die "no '$2' line in domain log '$1'"
 	date -d "$ts" +%s.%N
 }
@@ -206,6 +210,7 @@ dom_summary() {
 
 # replay LOG NAME: the reference for one boot: plain qemu with the kernel,
 # initramfs, cmdline, CPU and memory that libvirt gave qemu, until it exits.
+# Sets SECS and CPU (qemu's user + sys).
 replay() {
 	cpu=$(logarg "$1" -cpu)
 	mem=$(logarg "$1" -m)
@@ -216,12 +221,13 @@ replay() {
 		die "cannot read the qemu command line in domain log '$1'"
 	t0=$(now)
 	rc=0
-	timeout "$QEMU_TIMEOUT" qemu-system-i386 -nographic -no-reboot -m "$mem" -cpu "$cpu" \
+	/usr/bin/time -f '%U %S' -o "$LOG/$2.time" timeout "$QEMU_TIMEOUT" qemu-system-i386 -nographic -no-reboot -m "$mem" -cpu "$cpu" \
 		-kernel "$kernel" -initrd "$initrd" -append "$append" \
 		</dev/null >"$LOG/$2.console" 2>"$LOG/$2.err" || rc=$?
 	t1=$(now)
 	[ "$rc" -eq 0 ] || die "direct qemu for '$1' exited $rc; see '$LOG/$2.err'"
 	SECS=$(sub "$t0" "$t1")
+	CPU=$(cpu_of "$LOG/$2.time")
 }
 
 # span FIRST LAST T0 T1: from FIRST's birth to LAST's mtime, if both fall in
@@ -297,7 +303,7 @@ if wants matrix; then
 	i=1
 	while [ "$i" -le "$BIG_RUNS" ]; do
 		HWM=child
-		warm_cmd matrix "matrix-$i" /usr/bin/time -f %M -o "$LOG/matrix-$i.time" \
+		warm_cmd matrix "matrix-$i" /usr/bin/time -f '%M %U %S' -o "$LOG/matrix-$i.time" \
 			"$FPUBENCH" run --results "$WORK/r-matrix" --history "$WORK/history.db"
 		HWM=
 		[ "$RC" -eq 0 ] || note matrix "- run $i exited $RC (a cell missed its expectation)"
@@ -310,26 +316,33 @@ if wants matrix; then
 		put matrix.pre "$FIRST"
 		put matrix.post "$LAST"
 		[ ! -s "$LOG/matrix-$i.hwm" ] || put mem.hwm "$(calc "$(cat "$LOG/matrix-$i.hwm") / 1024")"
-		[ ! -s "$LOG/matrix-$i.time" ] || put mem.rusage "$(calc "$(tail -n 1 "$LOG/matrix-$i.time") / 1024")"
+		if [ -s "$LOG/matrix-$i.time" ]; then
+			put mem.rusage "$(calc "$(tail -n 1 "$LOG/matrix-$i.time" | cut -d ' ' -f 1) / 1024")"
+			put matrix.cpu "$(cpu_of "$LOG/matrix-$i.time")"
+		fi
 		# The slowest test of a passing boot, from the guest's own timing.
 		awk -F'"' '/"test":/ { t = $4 } /"kernel":/ { k = $4 }
 			/"duration_s":/ { if (k == "patched") { split($3, a, /[:,]/); s[t] += a[2]; n[t]++ } }
 			END { for (t in s) printf "%.3f %s\n", s[t] / n[t], t }' \
 			"$(run_dir "$WORK/r-matrix")/results.json" | sort -gr | head -n 1 >>"$S/matrix.slowtest"
-		sum=0
+		sum=0 cpusum=0
 		j=0
 		for f in $(domain_logs "$id"); do
 			j=$((j + 1))
 			replay "$f" "matrix-ref-$i-$j"
 			sum=$(calc "$sum + $SECS")
+			cpusum=$(calc "$cpusum + $CPU")
 		done
 		put matrix.ref "$sum"
+		put matrix.refcpu "$cpusum"
 		# Plain qemu keeps its core busy: its boots need this much on JOBS cores.
 		put matrix.bound "$(calc "$sum / $JOBS")"
 		i=$((i + 1))
 	done
 	pairs matrix.ours matrix.ref matrix.ratio
 	pairs matrix.ref matrix.ours matrix.speedup
+	pairs matrix.cpu matrix.refcpu matrix.cpuratio
+	perf_profile matrix-profile comm "$FPUBENCH" run --results "$WORK/r-matrix" --history "$WORK/history.db"
 fi
 
 # --- 3. `fpubench test --patch P`, P a one-line change to core.c made
@@ -488,7 +501,6 @@ fi
 # What git alone gives, trailers and patch-ids; a script, so /usr/bin/time can run it.
 GIT_REFERENCE='git -C "$1" log --format="%(trailers)" bench-base..main >/dev/null &&
 git -C "$1" log -p bench-base..main | git -C "$1" patch-id --stable >"$2"'
-cpu_of() { awk '{ printf "%.3f\n", $1 + $2 }' "$1"; }	# cpu_of TIMEFILE: user + sys
 if wants provenance; then
 	echo "bench: 6. provenance over $PROV_COMMITS commits" >&2
 	sh "$ROOT/scripts/bench-provenance-repo.sh" "$WORK/prov" "$PROV_COMMITS"
@@ -745,13 +757,15 @@ after. CPU by command (\`perf record -e cpu-clock\`, one more run, children incl
 $(section cell-profile)
 \`\`\`
 
-What is left is libvirt's: the domain starts qemu paused (-S) and talks QMP before the
-guest runs, and when the guest stops libvirt sends SIGTERM and sleeps 200 ms before it
-looks again (virProcessKillPainfully), on every boot. Before the domain, the bench opens
-the cache, looks up the series, checks the build ids, the selftests and the module
-(built once per build id, bench/OPTIMISATIONS.md), writes the 2.2 MB initramfs and
-connects. Lead: kill and reap qemu from the bench as soon as the console shows the
-guest's end, before libvirt's destroy, which would then find it gone.
+The domain itself is close to plain qemu since the bench ends and reaps qemu on the
+guest's shutdown event, so that libvirt's stop mostly skips the 200 ms it sleeps in
+virProcessKillPainfully (bench/OPTIMISATIONS.md, 6). What is left is the bench around
+the domain, a fixed cost that a faster machine makes a larger share: the process start
+with libvirt's and libgit2's shared libraries, the embedded driver's initialisation (it
+runs dmidecode), the cache lock and the series lookup, the build-id and payload checks,
+the tested commit's provenance, the 2.2 MB initramfs and the connection. Leads: overlap
+the connection with the payload and initramfs; a smaller initramfs (the three static
+glibc selftests are 2.2 MB of it).
 EOF
 	fi
 	if wants matrix && ! le "$(median matrix.ours)" 15; then
@@ -760,15 +774,29 @@ EOF
 
 **2. Warm matrix** takes $(fmt_s "$(median matrix.ours)"), $(calc "$(median matrix.ours) - 15") s over 15 s.
 Plain qemu's $(median matrix.boots | cut -d. -f1) boots need $(fmt_s "$(median matrix.bound)") on $JOBS cores: the target is
-that close to what the guests alone take. The first domain starts $(fmt_s "$(median matrix.pre)")
-after exec and the process exits $(fmt_s "$(median matrix.post)") after the last is reaped. The
-slowest test of a passing boot is
+that close to what the guests alone take. The matrix is CPU-bound: its processes use
+$(fmt_s "$(median matrix.cpu)") of CPU (user + sys, qemu included), $(median matrix.cpuratio) × the $(fmt_s "$(median matrix.refcpu)") of the
+plain boots, and $(fmt_s "$(median matrix.cpu)") on $JOBS cores cannot take less than $(fmt_s "$(calc "$(median matrix.cpu) / $JOBS")"). The first
+domain starts $(fmt_s "$(median matrix.pre)") after exec and the process exits $(fmt_s "$(median matrix.post)") after the last is
+reaped. CPU by command (\`perf record -e cpu-clock\`, one more run, children included):
+
+\`\`\`
+$(section matrix-profile)
+\`\`\`
+
+"CPU 0/TCG" is the guests' own work; it is more than the plain boots' because $GUESTS
+guests share $JOBS cores and their caches (fewer at once was measured as slower or no
+faster: bench/OPTIMISATIONS.md, 3). "qemu-system-i38" is each
+qemu's main thread: its start, the QMP talk libvirt has with it, and its end.
+"fpubench" holds libvirt's embedded driver, which forks the bench to start every qemu.
+The slowest test of a passing boot is
 $(sort -g "$S/matrix.slowtest" | awk '{ a[NR] = $0 } END { split(a[int((NR + 1) / 2)], f, " "); printf "%s, %.2f s", f[2], f[1] }').
 $(calc "$(median matrix.boots) - 12" | cut -d. -f1) of the boots are resumptions after the crashes "unpatched" is expected to
 have on FSAVE: an oops in the FPU switch takes the kernel down, so each crashing test
-costs a boot. Leads: (a) libvirt's 200 ms sleep in every destroy (as in 1), 40 times;
-(b) the kernel's boot to /init (0.29 s of guest time, see a console log); fpu_load's
-length is its stress and stays.
+costs a boot. Leads: the kernel's boot to /init (a quarter of a passing boot's guest
+time: the delay-loop calibration, 40 ms, and 70 ms between the last initcall and
+freeing init memory); fewer devices in patches/fpu.config; fpu_load's length is its
+stress and stays.
 EOF
 	fi
 	if wants matrix && [ -s "$S/mem.hwm" ] && ! le "$(sort -g "$S/mem.hwm" | tail -n 1)" 100; then
