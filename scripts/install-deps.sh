@@ -7,7 +7,7 @@ build-essential gcc-multilib make pkg-config git
 qemu-system-x86 libvirt-daemon-driver-qemu libvirt-daemon libvirt-clients libvirt-dev
 libgit2-dev libcmocka-dev libsqlite3-dev sqlite3
 libxml2-utils python3-jsonschema chromium fonts-dejavu-core hyperfine time
-linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio xz-utils ccache
+linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio xz-utils lz4 ccache
 clang libclang-rt-14-dev
 "
 
