@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -68,28 +69,85 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+void file_atomic_begin(struct file_atomic *f, const char *path, mode_t mode)
+{
+	*f = (struct file_atomic){ .path = xstrdup(path),
+				   .tmp = xasprintf("%s.tmp.%ld", path, (long)getpid()) };
+	f->fd = open(f->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	if (f->fd < 0)
+		f->err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
+}
+
+void file_atomic_add(struct file_atomic *f, const void *data, size_t len)
+{
+	if (f->err)
+		return;
+	if (write_all(f->fd, data, len) < 0)
+		f->err = error_set_errno(ERR_GENERIC, "cannot write '%s'", f->path);
+	else
+		f->len += len;
+}
+
+void file_atomic_add_file(struct file_atomic *f, const char *source, size_t len)
+{
+	size_t done = 0;
+	int in;
+
+	if (f->err)
+		return;
+	in = open(source, O_RDONLY | O_CLOEXEC);
+	if (in < 0) {
+		f->err = error_set_errno(errno == ENOENT ? ERR_NOTFOUND : ERR_GENERIC,
+					 "cannot read '%s'", source);
+		return;
+	}
+	while (done < len) {
+		ssize_t n = sendfile(f->fd, in, NULL, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			f->err = error_set_errno(ERR_GENERIC, "cannot copy '%s' into '%s'", source,
+						 f->path);
+			break;
+		}
+		if (n == 0) {
+			f->err = error_set(ERR_GENERIC, "'%s' is shorter than its %zu bytes",
+					   source, len);
+			break;
+		}
+		done += (size_t)n;
+	}
+	f->len += done;
+	close(in);
+}
+
+int file_atomic_commit(struct file_atomic *f)
+{
+	int err = f->err;
+
+	/* fsync and close report what write deferred, a full disk included. */
+	if (!err && fsync(f->fd) < 0)
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", f->path);
+	if (f->fd >= 0 && close(f->fd) < 0 && !err)
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", f->path);
+	if (!err && rename(f->tmp, f->path) < 0)
+		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", f->path);
+	if (err)
+		unlink(f->tmp);
+	free(f->path);
+	free(f->tmp);
+	*f = (struct file_atomic){ .fd = -1 };
+	return err;
+}
+
 int file_write_atomic_mode(const char *path, const void *data, size_t len, mode_t mode)
 {
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	int err = 0;
+	struct file_atomic f;
 
-	if (fd < 0) {
-		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
-		goto out;
-	}
-	/* fsync and close report what write deferred, a full disk included. */
-	if (write_all(fd, data, len) < 0 || fsync(fd) < 0)
-		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
-	if (close(fd) < 0 && !err)
-		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
-	if (!err && rename(tmp, path) < 0)
-		err = error_set_errno(ERR_GENERIC, "cannot write '%s'", path);
-	if (err)
-		unlink(tmp);
-out:
-	free(tmp);
-	return err;
+	file_atomic_begin(&f, path, mode);
+	file_atomic_add(&f, data, len);
+	return file_atomic_commit(&f);
 }
 
 int file_write_atomic(const char *path, const void *data, size_t len)

@@ -32,6 +32,34 @@ int file_write_atomic_mode(const char *path, const void *data, size_t len, mode_
 /* file_write_atomic_mode() with 0644, for files others may read. */
 int file_write_atomic(const char *path, const void *data, size_t len);
 
+/*
+ * An atomic write in pieces, for files too big to hold in memory first:
+ * file_atomic_begin(), then any number of file_atomic_add() and
+ * file_atomic_add_file(), then file_atomic_commit(), which puts the file in
+ * place as file_write_atomic_mode() does.  The first failure is kept and
+ * returned by commit, which also frees everything; the steps in between
+ * do nothing after a failure.
+ */
+struct file_atomic {
+	char *path;
+	char *tmp;
+	int fd;
+	int err;
+	size_t len;	/* bytes written so far */
+};
+
+void file_atomic_begin(struct file_atomic *f, const char *path, mode_t mode);
+void file_atomic_add(struct file_atomic *f, const void *data, size_t len);
+
+/*
+ * Appends the first `len` bytes of the file at `source`; a shorter file is
+ * a failure.  The kernel copies them (sendfile), so they never pass through
+ * our memory: a 2 MB initramfs built in a buffer cost 20 ms of page faults
+ * in a nested VM.
+ */
+void file_atomic_add_file(struct file_atomic *f, const char *source, size_t len);
+int file_atomic_commit(struct file_atomic *f);
+
 /* Replaces `link` with a symlink to `target`, atomically. */
 int file_symlink_atomic(const char *target, const char *link);
 

@@ -4,50 +4,55 @@
 #include "fileutil.h"
 #include "strbuf.h"
 
+#include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
 
-static void pad4(struct strbuf *out)
+/* cpio "newc" aligns every header and every file's data to 4 bytes. */
+static void pad4(struct file_atomic *out)
 {
-	while (out->len % 4)
-		strbuf_addch(out, '\0');
+	static const char zeros[3];
+
+	file_atomic_add(out, zeros, (4 - out->len % 4) % 4);
 }
 
-static void add_header(struct strbuf *out, unsigned ino, unsigned mode, size_t size,
+static void add_header(struct file_atomic *out, unsigned ino, unsigned mode, size_t size,
 		       const char *name)
 {
+	struct strbuf header = STRBUF_INIT;
 	size_t namesize = strlen(name) + 1;
 
 	/* Fixed metadata (owner root, mtime 0) keeps the archive reproducible. */
-	strbuf_addf(out, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
+	strbuf_addf(&header, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
 		    ino, mode, 0u, 0u, 1u, 0u, size, 0u, 0u, 0u, 0u, namesize, 0u);
-	strbuf_add(out, name, namesize);
+	strbuf_add(&header, name, namesize);
+	file_atomic_add(out, header.buf, header.len);
+	strbuf_release(&header);
 	pad4(out);
 }
 
 int initramfs_write(const char *path, const struct initramfs_entry *entries, size_t n)
 {
-	struct strbuf out = STRBUF_INIT, data = STRBUF_INIT;
-	int err = 0;
+	struct file_atomic out;
 
-	for (size_t i = 0; i < n; i++) {
+	file_atomic_begin(&out, path, 0644);
+	for (size_t i = 0; i < n && !out.err; i++) {
 		const struct initramfs_entry *e = &entries[i];
+		struct stat st;
 
 		if (!e->source) {
 			add_header(&out, (unsigned)i + 1, S_IFDIR | e->mode, 0, e->name);
 			continue;
 		}
-		strbuf_reset(&data);
-		if ((err = file_read(e->source, &data)) < 0)
-			goto out;
-		add_header(&out, (unsigned)i + 1, S_IFREG | e->mode, data.len, e->name);
-		strbuf_add(&out, data.buf, data.len);
+		if (stat(e->source, &st) < 0) {
+			out.err = error_set_errno(errno == ENOENT ? ERR_NOTFOUND : ERR_GENERIC,
+						  "cannot read '%s'", e->source);
+			break;
+		}
+		add_header(&out, (unsigned)i + 1, S_IFREG | e->mode, (size_t)st.st_size, e->name);
+		file_atomic_add_file(&out, e->source, (size_t)st.st_size);
 		pad4(&out);
 	}
 	add_header(&out, 0, 0, 0, "TRAILER!!!");
-	err = file_write_atomic(path, out.buf, out.len);
-out:
-	strbuf_release(&out);
-	strbuf_release(&data);
-	return err;
+	return file_atomic_commit(&out);
 }

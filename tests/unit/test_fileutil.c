@@ -154,6 +154,84 @@ static void test_modes(void **state)
 	free(open_dir);
 }
 
+/* The big payload as a file of its own, in the fixture's directory. */
+static char *big_source(struct fixture *fx)
+{
+	char *src = xasprintf("%s/payload", fx->dir);
+
+	assert_int_equal(file_write_atomic(src, fx->big, BIG), 0);
+	return src;
+}
+
+/* Pieces from memory and from files, the files longer than one sendfile may move. */
+static void test_write_in_pieces(void **state)
+{
+	struct fixture *fx = *state;
+	char *src = big_source(fx);
+	struct file_atomic f;
+	struct strbuf sb = STRBUF_INIT;
+
+	file_atomic_begin(&f, fx->path, 0600);
+	file_atomic_add(&f, "head", 4);
+	file_atomic_add_file(&f, src, BIG);
+	file_atomic_add_file(&f, src, 3);
+	assert_int_equal(f.len, 4 + BIG + 3);
+	assert_int_equal(file_atomic_commit(&f), 0);
+
+	assert_int_equal(file_read(fx->path, &sb), 0);
+	assert_int_equal(sb.len, 4 + BIG + 3);
+	assert_memory_equal(sb.buf, "head", 4);
+	assert_memory_equal(sb.buf + 4, fx->big, BIG);
+	assert_memory_equal(sb.buf + 4 + BIG, "xxx", 3);
+	strbuf_release(&sb);
+	free(src);
+}
+
+struct copy_args {
+	struct fixture *fx;
+	const char *source;
+	size_t len;
+};
+
+static int copy_file(void *arg)
+{
+	struct copy_args *a = arg;
+	struct file_atomic f;
+
+	file_atomic_begin(&f, a->fx->path, 0644);
+	file_atomic_add(&f, "head", 4);
+	file_atomic_add_file(&f, a->source, a->len);
+	return file_atomic_commit(&f);
+}
+
+/* A copy that fails, on a full disk or from a file shorter than said, leaves the old file alone. */
+static void test_copy_fails_whole(void **state)
+{
+	struct fixture *fx = *state;
+	char *src = big_source(fx), msg[1024];
+	struct copy_args full = { fx, src, BIG }, shorter = { fx, src, BIG + 1 };
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(file_write_atomic(fx->path, "old\n", 4), 0);
+	assert_int_equal(fsize_run(BIG / 4, copy_file, &full, msg, sizeof(msg)), ERR_GENERIC);
+	char *want = xasprintf("cannot copy '%s' into '%s': File too large", src, fx->path);
+	assert_string_equal(msg, want);
+	free(want);
+
+	assert_int_equal(copy_file(&shorter), ERR_GENERIC);
+	want = xasprintf("'%s' is shorter than its %d bytes", src, BIG + 1);
+	assert_string_equal(error_last(), want);
+	free(want);
+
+	assert_int_equal(file_read(fx->path, &sb), 0);
+	assert_string_equal(sb.buf, "old\n");
+	strbuf_release(&sb);
+	char *names = dir_names(fx->dir);
+	assert_null(strstr(names, ".tmp."));
+	free(names);
+	free(src);
+}
+
 /* ENOSPC for real, on a 4 MiB tmpfs; skipped where the test may not mount. */
 static void test_full_tmpfs(void **state)
 {
@@ -201,6 +279,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_modes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_holds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_full_tmpfs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_in_pieces, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_copy_fails_whole, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
