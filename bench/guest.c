@@ -466,24 +466,28 @@ void guest_conn_free(struct guest_conn *gc)
 	free(gc);
 }
 
-int guest_check_cpu(struct guest_conn *gc, const struct cpu_setup *cpu)
+int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n)
 {
 	char **models = NULL;
-	int n = virConnectGetCPUModelNames(gc->conn, "i686", &models, 0);
-	bool known = false;
+	int nmodels = virConnectGetCPUModelNames(gc->conn, "i686", &models, 0);
+	int err = 0;
 
-	if (n < 0)
+	if (nmodels < 0)
 		return 0;	/* the driver cannot list models; domain start will judge */
-	for (int i = 0; i < n; i++) {
-		if (strcmp(models[i], cpu->model) == 0)
-			known = true;
-		free(models[i]);
+	for (size_t i = 0; i < n && !err; i++) {
+		bool known = false;
+
+		for (int j = 0; j < nmodels && !known; j++)
+			known = strcmp(models[j], setups[i].model) == 0;
+		if (!known)
+			err = error_set(ERR_CPU,
+					"unknown cpu model '%s' in setup '%s' (libvirt lists %d i686 models)",
+					setups[i].model, setups[i].spec, nmodels);
 	}
+	for (int j = 0; j < nmodels; j++)
+		free(models[j]);
 	free(models);
-	if (!known)
-		return error_set(ERR_CPU, "unknown cpu model '%s' in setup '%s' (libvirt lists %d i686 models)",
-				 cpu->model, cpu->spec, n);
-	return 0;
+	return err;
 }
 
 int guest_domain_xml(const struct guest_spec *spec, char **out)

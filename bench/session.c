@@ -142,10 +142,7 @@ static int host_connect(struct session *s, struct matrix_host *h, const char *st
 		return err;
 	if (!h->jobs)
 		h->jobs = guest_conn_capacity(h->conn, MATRIX_GUEST_MEMORY_MIB);
-	for (size_t i = 0; i < s->nsetups; i++)
-		if ((err = guest_check_cpu(h->conn, &s->setups[i])) < 0)
-			return err;
-	return 0;
+	return guest_check_cpus(h->conn, s->setups, s->nsetups);
 }
 
 int session_connect(struct session *s)

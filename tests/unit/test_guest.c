@@ -249,6 +249,25 @@ static void test_stale_state_is_scrubbed(void **state)
 	free(run);
 }
 
+/* Every setup's model is looked up in one list; the first unknown one is named. */
+static void test_cpu_models_are_checked(void **state)
+{
+	const char *specs[] = { "486", "pentium2,-fxsr", "no-such-cpu:nofxsr", "also-unknown" };
+	struct cpu_setup setups[4];
+	struct guest_conn *gc = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(cpu_setup_parse(&setups[i], specs[i]), 0);
+	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+	assert_int_equal(guest_check_cpus(gc, setups, 2), 0);
+	assert_int_equal(guest_check_cpus(gc, setups, 4), ERR_CPU);
+	assert_non_null(strstr(error_last(), "unknown cpu model 'no-such-cpu' in setup 'no-such-cpu:nofxsr'"));
+	guest_conn_free(gc);
+	for (size_t i = 0; i < 4; i++)
+		cpu_setup_release(&setups[i]);
+}
+
 static void test_bad_uri_is_a_libvirt_error(void **state)
 {
 	struct guest_conn *gc = NULL;
@@ -309,6 +328,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_xml_escapes_names),
 		cmocka_unit_test(test_run_times_out_and_destroys),
 		cmocka_unit_test(test_stale_state_is_scrubbed),
+		cmocka_unit_test(test_cpu_models_are_checked),
 		cmocka_unit_test(test_bad_uri_is_a_libvirt_error),
 		cmocka_unit_test(test_embed_uri),
 		/* Last: libvirt reads the log settings an embedded URI sets when it first starts. */
