@@ -450,10 +450,14 @@ if wants cold; then
 	expect_rc 0 cold
 	put cold.ours "$SECS"
 	t0=$T0
-	# Every line but the progress lines, of which the first and the last.
-	{ grep -v ' booting: ' "$LOG/cold.out" || true; grep ' booting: ' "$LOG/cold.out" | sed -n '1p;$p'; } |
+	# The phases: every line but the progress lines, and of each kind of
+	# progress line (extracting, building VARIANT, booting) the first and the last.
+	awk '$2 == "extracting:" || $2 == "booting:" { k = $2 } $2 == "building:" { k = $2 " " $3 }
+	     k != "" { if (!(k in first)) first[k] = $0; last[k] = $0; k = ""; next } { print }
+	     END { for (k in first) { print first[k]; if (last[k] != first[k]) print last[k] } }' \
+		"$LOG/cold.out" |
 		sort -g | awk -v t0="$t0" 'NF > 1 { printf "    %7.1f s  %s\n", $1 - t0, substr($0, index($0, " ") + 1) }' |
-		head -n 30 >"$NOTES/cold-phases"
+		grep -v '^ *[0-9.]* s  *$' | head -n 40 >"$NOTES/cold-phases"
 	printf '    %7.1f s  (end)\n' "$SECS" >>"$NOTES/cold-phases"
 	rm -rf "$WORK/cold"
 	run_cmd cold-ref by_hand "$WORK/hand"
@@ -760,12 +764,13 @@ $(section cell-profile)
 The domain itself is close to plain qemu since the bench ends and reaps qemu on the
 guest's shutdown event, so that libvirt's stop mostly skips the 200 ms it sleeps in
 virProcessKillPainfully (bench/OPTIMISATIONS.md, 6). What is left is the bench around
-the domain, a fixed cost that a faster machine makes a larger share: the process start
-with libvirt's and libgit2's shared libraries, the embedded driver's initialisation (it
-runs dmidecode), the cache lock and the series lookup, the build-id and payload checks,
-the tested commit's provenance, the 2.2 MB initramfs and the connection. Leads: overlap
-the connection with the payload and initramfs; a smaller initramfs (the three static
-glibc selftests are 2.2 MB of it).
+the domain, a fixed cost that a faster machine makes a larger share. Timed step by step
+on 2026-12-05 (bench/OPTIMISATIONS.md, "Leads not taken"): the process start with its 63
+shared libraries about 25 ms, libgit2's initialisation 7 ms (mbedTLS loads the CA
+certificates), the series, build-id and provenance checks 8 ms, the embedded driver's
+connection 19 ms and its CPU model list 7 ms, the payload and initramfs 4 ms, then
+libvirt's own domain start. The connection cannot start before the cache lock is held,
+so overlapping it with the rest would hide only about 12 ms.
 EOF
 	fi
 	if wants matrix && ! le "$(median matrix.ours)" 15; then
@@ -793,10 +798,12 @@ The slowest test of a passing boot is
 $(sort -g "$S/matrix.slowtest" | awk '{ a[NR] = $0 } END { split(a[int((NR + 1) / 2)], f, " "); printf "%s, %.2f s", f[2], f[1] }').
 $(calc "$(median matrix.boots) - 12" | cut -d. -f1) of the boots are resumptions after the crashes "unpatched" is expected to
 have on FSAVE: an oops in the FPU switch takes the kernel down, so each crashing test
-costs a boot. Leads: the kernel's boot to /init (a quarter of a passing boot's guest
-time: the delay-loop calibration, 40 ms, and 70 ms between the last initcall and
-freeing init memory); fewer devices in patches/fpu.config; fpu_load's length is its
-stress and stays.
+costs a boot. Where a passing boot's time goes, plain qemu on qemu32 with its console
+stamped on the host (2026-12-05): qemu's own start 0.15 s, SeaBIOS and the LZ4 kernel's
+decompression 0.08 s, the kernel to /init 0.19 s (half of it free_initmem's poisoning
+under TCG, which no option avoids), the 13 tests 0.67 s (fpu_load 0.42 s, whose length
+is its stress). bench/OPTIMISATIONS.md lists what was cut (8, 9) and what was measured and
+dropped: a quiet kernel console, qboot, three guests per core.
 EOF
 	fi
 	if wants matrix && [ -s "$S/mem.hwm" ] && ! le "$(sort -g "$S/mem.hwm" | tail -n 1)" 100; then
@@ -825,8 +832,7 @@ EOF
 
 **6. Provenance** is $(median prov.ratio) × git in wall time and $(median prov.cpuratio) × in CPU
 time. Ours spreads the commits over two threads, git runs two processes (log -p into
-patch-id): on a quiet machine the threads hide the extra CPU (the README's 0.94–0.97),
-on a busy one they cannot. CPU by library (\`perf record -e cpu-clock\`, one more run
+patch-id): on a quiet machine the threads hide the extra CPU, on a busy one they cannot. CPU by library (\`perf record -e cpu-clock\`, one more run
 each), ours:
 
 \`\`\`
