@@ -957,6 +957,7 @@ static struct session_config session_config_for(const struct options *o, const c
 		.guest_dir = o->guest_dir,
 		.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
 		.seed_variant = TEST_VARIANT_BASE,
+		.kernel_provenance = strcmp(o->command, "bisect") != 0,
 		.jobs = o->jobs,
 		.guests = o->guests,
 		.timeout_s = o->timeout_s,

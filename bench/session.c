@@ -86,7 +86,8 @@ int session_add_kernel(struct session *s, const char *variant, const git_oid *co
 	s->provenance = xrealloc(s->provenance, (s->nkernels + 1) * sizeof(*s->provenance));
 	s->builds[s->nkernels] = b;
 	s->initrds[s->nkernels] = NULL;
-	s->provenance[s->nkernels] = commit_provenance(s->tree, b->commit);
+	s->provenance[s->nkernels] = s->cfg.kernel_provenance ? commit_provenance(s->tree, b->commit)
+							       : NULL;
 	s->kernels[s->nkernels] = (struct matrix_kernel){
 		.variant = b->variant,
 		.bzimage = b->bzimage,

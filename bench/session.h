@@ -27,6 +27,12 @@ struct session_config {
 	const char *guest_dir;	/* holds init */
 	const char *kmod_src;
 	const char *seed_variant;	/* a first build directory starts as a copy of its */
+	/*
+	 * Each kernel's commit provenance for results.json (run and test).
+	 * bisect names only its culprit's, and one of its ends may be a root
+	 * commit, whose patch-id diffs the whole tree (20 s for the kernel).
+	 */
+	bool kernel_provenance;
 	int jobs;		/* make jobs */
 	int guests;		/* guests at once per host unless its spec says; 0: what it holds */
 	double timeout_s;
