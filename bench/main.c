@@ -83,8 +83,8 @@ static const char usage_text[] =
 	"  --jobs N         make jobs and guests at once per host (default: the cores; for\n"
 	"                   guests, two per core of each host, fewer if its memory is short)\n"
 	"  --timeout S      limit for one boot in seconds (default: 60)\n"
-	"  --test NAME      run: keep these tests' cells only; test and bisect: judge by\n"
-	"                   these tests only; repeatable\n"
+	"  --test NAME      boot only these tests and keep only their cells; test and\n"
+	"                   bisect judge by them; repeatable\n"
 	"  --history FILE   run and history: the database (default: CACHE/history.db)\n"
 	"  --fragment FILE  bisect: the config fragment (default: PATCHES/fpu.config)\n"
 	"  --guest-dir DIR  run and test: boot DIR/init instead of the built guest's, a\n"
@@ -293,7 +293,14 @@ static int check_tests(const struct options *o)
 	struct strbuf list = STRBUF_INIT;
 	int err = 0;
 
-	if (o->ntests && file_exists(list_path) && (err = file_read(list_path, &list)) == 0) {
+	/* The names go on the guest's kernel command line (fpubench_tests=A,B). */
+	for (size_t i = 0; i < o->ntests && !err; i++)
+		if (!*o->tests[i] || strspn(o->tests[i], "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(o->tests[i]))
+			err = error_set(ERR_USAGE, "test name '%s' is not letters, digits and '_'",
+					o->tests[i]);
+
+	if (!err && o->ntests && file_exists(list_path) && (err = file_read(list_path, &list)) == 0) {
 		for (size_t i = 0; i < o->ntests && !err; i++) {
 			char *line = xasprintf("\n%s\n", o->tests[i]);
 			char *text = xasprintf("\n%s", list.buf);
@@ -962,8 +969,8 @@ static struct session_config session_config_for(const struct options *o, const c
 		.guests = o->guests,
 		.timeout_s = o->timeout_s,
 		.expect = c,
-		.tests = c ? o->tests : NULL,
-		.ntests = c ? o->ntests : 0,
+		.tests = o->tests,
+		.ntests = o->ntests,
 	};
 }
 

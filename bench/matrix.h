@@ -73,7 +73,7 @@ struct matrix_options {
 	const char *run_dir;	/* absolute */
 	double boot_timeout_s;
 	const struct conf *expect;	/* its [expect] rules; NULL: every cell is to pass */
-	const char *const *tests;	/* keep only these tests' cells; none: all */
+	const char *const *tests;	/* run only these tests (fpubench_tests=), keep their cells; none: all */
 	size_t ntests;
 	matrix_boot_fn *on_boot;	/* or NULL */
 	void *on_boot_arg;

@@ -177,7 +177,8 @@ int payload_write_initramfs(const char *path, const char *init, const char *self
 	int err;
 
 	entries[n++] = (struct initramfs_entry){ "init", init, 0755 };
-	entries[n++] = (struct initramfs_entry){ KMOD_NAME ".ko", ko, 0644 };
+	if (ko)
+		entries[n++] = (struct initramfs_entry){ KMOD_NAME ".ko", ko, 0644 };
 	entries[n++] = (struct initramfs_entry){ "selftests", NULL, 0755 };
 	for (unsigned i = 0; i < payload_selftests_count; i++) {
 		bins[i] = xasprintf("%s/%s", selftests_dir, payload_selftests[i]);

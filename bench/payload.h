@@ -4,7 +4,8 @@
  *   /init                  guest-tests' init (build/guest/init)
  *   /selftests/test_*      the kernel's own x87 selftests from the cached tree,
  *                          -m32 -static against glibc, built once per base tree
- *   /fpu_kmod.ko           guest-tests/kmod built against the variant's O= dir
+ *   /fpu_kmod.ko           guest-tests/kmod built against the variant's O= dir,
+ *                          left out when the boot does not run PAYLOAD_KMOD_TEST
  *
  * The archive is per variant, since the module is.  Paths in the guest are
  * fixed: init knows them (guest-tests/README.md).
@@ -14,6 +15,9 @@
 
 struct kernel_tree;
 struct kernel_build;
+
+/* The guest test that loads the module. */
+#define PAYLOAD_KMOD_TEST "fpu_kmod"
 
 /* The kernel's x87 selftests that run in the guest. */
 extern const char *const payload_selftests[];
@@ -33,7 +37,7 @@ int payload_build_selftests(struct kernel_tree *t, char **dir_out);
  */
 int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char **ko_out);
 
-/* Writes the initramfs for one variant. */
+/* Writes the initramfs for one variant; a NULL `ko` leaves the module out. */
 int payload_write_initramfs(const char *path, const char *init, const char *selftests_dir,
 			    const char *ko);
 

@@ -37,7 +37,7 @@ struct session_config {
 	int guests;		/* guests at once per host unless its spec says; 0: what it holds */
 	double timeout_s;
 	const struct conf *expect;	/* the [expect] rules; NULL: every cell is to pass */
-	const char *const *tests;	/* cells of only these tests are kept; none: all */
+	const char *const *tests;	/* the boots run only these tests; none: all */
 	size_t ntests;
 	matrix_boot_fn *on_boot;	/* told of each boot's cells, or NULL */
 	void *on_boot_arg;

@@ -827,17 +827,12 @@ EOF
 	if wants bisect && { ! le "$(median bisect.steps)" 8 || ! le "$(median bisect.ours)" 120; }; then
 		gaps=1
 		echo
-		kmod=$(median patch.kmod)
 		cat <<EOF
 **5. Bisect** takes $(fmt_s "$(median bisect.ours)"), $(calc "$(median bisect.ours) - 120") s over 2 minutes. The reference counts
 6 steps; ours also tests both ends before it starts and, once it has a culprit, BAD with
 the culprit reverted (its parent and the culprit were steps): 9 kernels, each an
-incremental build (figure 3 puts $(fmt_s "$(median patch.make)") on \`make bzImage modules\` alone) plus the
-test module built for that kernel ($(fmt_s "$kmod") in figure 3), then a boot of all 13 tests,
-though only fpu_seed is judged. A bad step costs the 8 crashes' resumption boots. Lead:
-boot only the judged tests (the module only when fpu_kmod is judged), which would save
-about the module's build and the resumption boots per kernel (bench/OPTIMISATIONS.md,
-"Leads not taken").
+incremental build (figure 3 puts $(fmt_s "$(median patch.make)") on \`make bzImage modules\` alone) and one
+boot of the judged test (bench/OPTIMISATIONS.md, 12 and 13).
 EOF
 	fi
 	if wants provenance && ! le "$(median prov.ratio)" 1.0; then

@@ -156,6 +156,20 @@ check "test --patch that does not apply exits 125" \
 check "the error names the patch and the file" \
 	grep -q "cannot apply patch '.*does-not-apply.patch' to 'arch/x86/kernel/fpu/core.c'" "$WORK/err"
 
+echo "# e2e: test --test boots only the tests it judges"
+check "test --test fpu_seed passes" \
+	status_is 0 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --test fpu_seed
+check "its results hold fpu_seed's cell and no other" sh -c "python3 -c '
+import json, sys
+tests = [c[\"test\"] for c in json.load(open(sys.argv[1]))]
+sys.exit(tests != [\"fpu_seed\"])' '$RESULTS/latest/results.json'"
+check "the guest skipped the others as not selected" \
+	grep -q "^ok 1 fpu_addr # SKIP not selected" "$RESULTS"/latest/console/*.log
+check "the initramfs has no test module" sh -c "cpio -it --quiet <'$RESULTS'/latest/initramfs-patched.cpio | grep -qx init &&
+	! cpio -it --quiet <'$RESULTS'/latest/initramfs-patched.cpio | grep -qx fpu_kmod.ko"
+check "a test name that is not a word exits 128" status_is 128 "$FPUBENCH" test --test "fpu_seed,x"
+check "the error names the test" grep -q "test name 'fpu_seed,x' is not letters" "$WORK/err"
+
 echo "# e2e: bisect over a synthetic history of 33 commits"
 CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 TREE="$CACHE/linux-6.1"

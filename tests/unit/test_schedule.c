@@ -21,6 +21,8 @@
 
 #define NHOSTS 2
 #define FIXTURE FPUBENCH_SRCDIR "/tests/fixtures/console/synth-good-486.log"
+/* fpu_seed, the first of 4 tests, takes the kernel down. */
+#define CRASH_FIXTURE FPUBENCH_SRCDIR "/tests/fixtures/console/synth-fpu-exception-486.log"
 
 /* The mock's host: matrix.c sees only pointers to it. */
 struct guest_conn {
@@ -32,6 +34,9 @@ static struct {
 	int failing_host;	/* its boots fail for the infrastructure's sake; -1: none */
 	bool lost[NHOSTS];	/* what guest_conn_alive() says once a boot failed */
 	size_t cells_reported;
+	const char *console;	/* what every guest prints; NULL: FIXTURE */
+	bool cmdline_names_tests;	/* every boot's command line had the fpubench_tests= asked for */
+	const char *want_tests;	/* that parameter, or NULL for none */
 } mock;
 
 int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
@@ -49,7 +54,13 @@ int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, doubl
 	if (gc->id == mock.failing_host)
 		return error_set(ERR_LIBVIRT, "cannot start domain '%s'", spec->name);
 	usleep(20000);	/* long enough for every worker to take a group */
-	if ((err = file_read(FIXTURE, &text)) == 0)
+	const char *param = strstr(spec->cmdline, " fpubench_tests=");
+	size_t len = param ? strcspn(param + 1, " ") : 0;
+	if (mock.want_tests ? !param || len != strlen(mock.want_tests) ||
+				      strncmp(param + 1, mock.want_tests, len) != 0
+			    : param != NULL)
+		mock.cmdline_names_tests = false;
+	if ((err = file_read(mock.console ? mock.console : FIXTURE, &text)) == 0)
 		err = file_write_atomic(spec->console, text.buf, text.len);
 	strbuf_release(&text);
 	*out = (struct guest_outcome){ .seconds = 1 };
@@ -100,6 +111,7 @@ static int setup(void **state)
 		assert_int_equal(cpu_setup_parse(&f->setups[i], specs[i]), 0);
 	memset(&mock, 0, sizeof(mock));
 	mock.failing_host = -1;
+	mock.cmdline_names_tests = true;
 	*state = f;
 	return 0;
 }
@@ -118,17 +130,25 @@ static int teardown(void **state)
 	return 0;
 }
 
-static struct matrix *run(struct fixture *f, size_t nhosts)
+static struct matrix *run_chosen(struct fixture *f, size_t nhosts, const char *const *tests,
+				size_t ntests)
 {
 	struct matrix_options o = {
 		.hosts = f->hosts, .nhosts = nhosts, .run_id = "r", .round = 1,
 		.run_dir = f->dir, .boot_timeout_s = 10, .on_boot = count_cells,
+		.tests = tests, .ntests = ntests,
 	};
 	struct matrix *m;
 
 	assert_int_equal(matrix_run(&o, f->kernels, 2, f->setups, 3, &m), 0);
 	assert_int_equal(mock.cells_reported, m->ncells);
+	assert_true(mock.cmdline_names_tests);
 	return m;
+}
+
+static struct matrix *run(struct fixture *f, size_t nhosts)
+{
+	return run_chosen(f, nhosts, NULL, 0);
 }
 
 static size_t cells_on(const struct matrix *m, const char *uri, enum verdict status)
@@ -200,6 +220,37 @@ static void test_losing_the_only_host_errors_every_cell(void **state)
 	matrix_free(m);
 }
 
+/*
+ * The guests are told which tests to run, and a crash in the last of them
+ * ends the group: a boot to resume after it would run none of them.
+ */
+static void test_chosen_tests_end_a_group_early(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const seed[] = { "fpu_seed" };
+	static const char *const two[] = { "fpu_seed", "fpu_load" };
+	struct matrix *m;
+
+	mock.console = CRASH_FIXTURE;
+	mock.want_tests = "fpubench_tests=fpu_seed";
+	m = run_chosen(f, 1, seed, 1);
+	assert_int_equal(mock.boots[0], 6);
+	assert_int_equal(m->ncells, 6);
+	for (size_t i = 0; i < m->ncells; i++) {
+		assert_string_equal(m->cells[i].test, "fpu_seed");
+		assert_int_equal(m->cells[i].status, VERDICT_CRASH);
+	}
+	matrix_free(m);
+
+	/* fpu_load may come after the crash: each group boots again to look for it. */
+	mock.boots[0] = 0;
+	mock.cells_reported = 0;
+	mock.want_tests = "fpubench_tests=fpu_seed,fpu_load";
+	m = run_chosen(f, 1, two, 2);
+	assert_true(mock.boots[0] >= 12);
+	matrix_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +260,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lost_host_gives_its_work_away, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_losing_the_only_host_errors_every_cell, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_chosen_tests_end_a_group_early, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
