@@ -332,6 +332,21 @@ static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 	return 0;
 }
 
+/*
+ * A bench killed while libgit2 wrote the index of one of the cache's own
+ * repositories leaves index.lock, and every later checkout fails on it.
+ * Under the cache lock no other bench can be writing that index, so the
+ * lock is stale: it goes.  Not for a user's --tree, whose git is theirs.
+ */
+static void tree_forget_index_lock(const struct kernel_tree *t)
+{
+	char *lock = xasprintf("%s/.git/index.lock", t->path);
+
+	if (unlink(lock) == 0)
+		fprintf(stderr, "fpubench: removed '%s', which a killed fpubench left\n", lock);
+	free(lock);
+}
+
 static char *cache_tree_path(const char *cache)
 {
 	char *abs = path_absolute(cache), *path = xasprintf("%s/linux-6.1", abs);
@@ -348,6 +363,7 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
 
 	if (err < 0)
 		return err;
+	tree_forget_index_lock(t);
 	if (file_exists(t->path)) {
 		if ((err = tree_verify(t)) == 0)
 			goto out;
@@ -444,6 +460,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	free(abs_cache);
 	if (err < 0)
 		goto out;
+	tree_forget_index_lock(t);
 	if ((err = dir_create_mode(t->path, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto fail;
 	if (git_repository_init(&t->repo, t->path, 0) < 0) {

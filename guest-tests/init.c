@@ -113,8 +113,8 @@ static int init_first_test(const struct ktap *top, char **envp)
 }
 
 /*
- * Whether test `name` runs: with fpubench_tests=A,B,... only the tests that
- * list names do (the host judges only those), else all.
+ * Whether test `name` runs: all do, unless fpubench_tests=A,B,... names
+ * some (the host judges only those).
  */
 static bool init_test_selected(const char *list, const char *name)
 {
