@@ -1,12 +1,13 @@
-#include "cli.h"
+#include "provenance.h"
 
 #include "archive.h"
-#include "error.h"
+#include "lib/date.h"
+#include "lib/error.h"
 #include "facts.h"
-#include "fileutil.h"
-#include "gitutil.h"
+#include "lib/fileutil.h"
+#include "lib/gitutil.h"
 #include "match.h"
-#include "strlist.h"
+#include "lib/strlist.h"
 #include "subject.h"
 
 #include <getopt.h>
@@ -160,15 +161,6 @@ static void json_refs(struct strbuf *out, const char *key, const struct history_
 	strbuf_addch(out, ']');
 }
 
-static void iso_date(char *buf, size_t size, int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
 /* The fields a results.json cell and a report entry share. */
 static void json_commit_fields(struct strbuf *out, const struct commit_facts *f)
 {
@@ -262,7 +254,7 @@ static void json_match(struct strbuf *out, const struct match_result *r,
 		const struct match_version *v = &r->versions[i];
 		const struct mail *m = a->mails[v->mail];
 		char *lore = m->message_id ? link_lore_url(m->message_id) : NULL;
-		iso_date(date, sizeof(date), m->time);
+		date_format_iso8601(date, sizeof(date), m->time);
 		strbuf_addstr(out, i ? ", {" : "{");
 		json_key(out, "version");
 		strbuf_addf(out, "%u", v->version);
@@ -378,7 +370,7 @@ static void print_match(const struct match_result *r, const struct archive *a)
 		const struct match_version *v = &r->versions[i];
 		const struct mail *m = a->mails[v->mail];
 		char *lore = m->message_id ? link_lore_url(m->message_id) : xstrdup("(no message-id)");
-		iso_date(date, sizeof(date), m->time);
+		date_format_iso8601(date, sizeof(date), m->time);
 		date[10] = '\0';
 		printf("  %-14s v%u%s %s, %zu repl%s: %s\n", i ? "" : "Versions:", v->version,
 		       v->resend ? " RESEND" : "", m->time ? date : "(no date)", v->replies,
@@ -545,7 +537,7 @@ static void list_messages(const struct archive *a, const struct match_index *idx
 		const struct subject *s = match_mail_subject(idx, i);
 		const git_oid *pid = match_mail_patch_id(idx, i);
 
-		iso_date(date, sizeof(date), m->time);
+		date_format_iso8601(date, sizeof(date), m->time);
 		printf("%s v%u %s <%s>\n", m->time ? date : "?", s->version, m->subject,
 		       m->message_id ? m->message_id : "?");
 		strbuf_addstr(json, i ? ",\n{" : "\n{");

@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli.h"
-#include "error.h"
+#include "provenance/provenance.h"
+#include "lib/error.h"
 #include "test_provenance_repo.h"
 
 #define SEED_ID "1302106003-366952-1-git-send-email-hans.rosenfeld@amd.com"

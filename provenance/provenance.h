@@ -1,0 +1,57 @@
+/*
+ * provenance: all that bench/ may use of provenance/ (scripts/check-layout.sh
+ * holds it to this header): the `fpubench provenance` command, the
+ * provenance of one commit as JSON, and the short story of a tested
+ * commit that reports show.
+ *
+ *   fpubench provenance [--repo DIR] [--archive PATH]... [--json FILE] REV|RANGE...
+ *   fpubench provenance --archive PATH... --list [--json FILE]
+ *
+ * REV is anything git_revparse() takes; RANGE is A..B or A...B.  With no
+ * archive the report says what the commits themselves say (trailers,
+ * Link message-ids and lore URLs, history references, patch-id); with
+ * archives it adds the postings, the version chain and the Link's
+ * quality.  The report goes to stdout and, with --json, a JSON array
+ * (one object per commit, newest first as in `git log`) to FILE,
+ * written atomically.  --list lists the messages the archives hold.
+ */
+#ifndef FPUBENCH_PROVENANCE_H
+#define FPUBENCH_PROVENANCE_H
+
+#include "lib/strbuf.h"
+
+#include <git2.h>
+
+/*
+ * argv[0] is the subcommand's name.  Returns an exit status: 0 (also
+ * for --help), or error_exit_status() of the failure after printing
+ * error_last() to stderr.  It turns off libgit2's re-hashing of every
+ * object read (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION), which git does
+ * not do either and which costs a fifth of the time.
+ */
+int provenance_main(int argc, char **argv);
+
+/*
+ * Appends one JSON object for a results.json cell: the commit, its
+ * trailers, links, message_ids, lore_urls, patch_id (null for a merge)
+ * and history references.  0, or ERR_NOTFOUND for an unknown commit.
+ */
+int provenance_commit_json(git_repository *repo, const git_oid *commit, struct strbuf *out);
+
+/*
+ * What a report says of a tested commit.  Every string is owned by the
+ * struct; provenance_story_release() frees them and leaves it zeroed.
+ */
+struct provenance_story {
+	char *summary;		/* the commit's subject line */
+	char *lore_url;		/* of its first Link/Message-ID, or NULL */
+	char patch_id[GIT_OID_HEXSZ + 1];	/* "" for a merge or an empty commit */
+};
+
+/* Reads the story of `commit`; 0, or the error of reading it. */
+int provenance_story_read(struct provenance_story *out, git_repository *repo,
+			  const git_oid *commit);
+
+void provenance_story_release(struct provenance_story *story);
+
+#endif
