@@ -26,7 +26,8 @@
  *                  writes the known FCW and FSW into the frame and returns;
  *   signal_switched_out
  *                  blocked in read, the task gets a SIGUSR1 from a child
- *                  that loaded other values: the signal is delivered while
+ *                  that loaded other values once the task had loaded its
+ *                  state (a pipe says when): the signal is delivered while
  *                  TIF_NEED_FPU_LOAD is set and the registers hold the
  *                  child's state, so copy_fpstate_to_sigframe() must load
  *                  the task's own first (the frame and the state after
@@ -177,30 +178,45 @@ static long survive_sigfpe(void)
 	return sigfpe_seen.count == 1 ? 0 : -1000 - sigfpe_seen.count;
 }
 
-/* The child of signal_switched_out: other values, then SIGUSR1 to the parent, which is blocked. */
+static struct proc_child survive_signaller;
+static int survive_go[2];	/* the parent says it has loaded its state */
+
+/*
+ * The child of signal_switched_out: once the parent has loaded its state,
+ * other values, then SIGUSR1 to the parent, which is switched out.
+ */
 static int survive_signal_parent(int write_fd, void *arg)
 {
+	char byte;
+
 	(void)write_fd;
+	if (proc_read(survive_go[0], &byte, 1) != 1)
+		return 1;
 	fpstate_load(&inner_spec);
 	return sys_kill((int)(long)arg, SIGUSR1) < 0;
 }
 
-static struct proc_child survive_signaller;
-
 static long survive_start_signaller(void)
 {
+	long err = sys_pipe(survive_go);
+
 	outer_ran = false;
 	raise_inner = false;
-	return proc_start(&survive_signaller, survive_signal_parent, (void *)sys_getpid());
+	if (err == 0)
+		err = proc_start(&survive_signaller, survive_signal_parent, (void *)sys_getpid());
+	return err;
 }
 
-/* Blocks until the signaller exits (it writes nothing): its SIGUSR1 comes meanwhile. */
+/* Lets the signaller go, and blocks until it exits (it writes nothing): its SIGUSR1 comes meanwhile. */
 static long survive_signal_switched_out(void)
 {
-	char byte;
-	long got, status = proc_finish(&survive_signaller, &byte, 1, &got);
+	char byte = 0;
+	long got, err = proc_write(survive_go[1], &byte, 1);
+	long status = proc_finish(&survive_signaller, &byte, 1, &got);
 
-	return status == 0 && got == 0 ? 0 : -1000 - status;
+	sys_close(survive_go[0]);
+	sys_close(survive_go[1]);
+	return err == 0 && status == 0 && got == 0 ? 0 : -1000 - status;
 }
 
 static int survive_report_state(int write_fd, void *arg)
