@@ -13,11 +13,13 @@
  * caller's struct task_thread, which must outlive the thread: static
  * storage.  The thread runs fn(arg), then exits alone (exit, not
  * exit_group).  task_thread_join() waits for the kernel to clear the
- * thread's tid (CLONE_CHILD_CLEARTID) with futex_time64.
+ * thread's tid (CLONE_CHILD_CLEARTID) with futex_time64.  task_yield() is
+ * sched_yield(2).
  */
 #ifndef GT_TASK_H
 #define GT_TASK_H
 
+#include "sys.h"
 #include "x87.h"
 
 #include <stdint.h>
@@ -34,6 +36,12 @@ struct task_thread {
  * CLONE_VM|CLONE_VFORK.  The child's pid, or -errno.
  */
 long task_vfork_snapshot(unsigned long clone_flags, struct x87_fsave *child_saw);
+
+/* sched_yield(2): 0. */
+static inline long task_yield(void)
+{
+	return sys_call3(__NR_sched_yield, 0, 0, 0);
+}
 
 /* The thread's tid, or -errno. */
 long task_thread_start(struct task_thread *thread, void (*fn)(void *arg), void *arg);
