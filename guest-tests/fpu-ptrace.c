@@ -245,7 +245,11 @@ static long ptrace_regset(long request, long pid, unsigned int type, void *buf, 
 	return err;
 }
 
-/* Resumes a stopped tracee with `request` until its next syscall stop, suppressing signals. */
+/*
+ * Resumes a stopped tracee with `request` until its next syscall stop,
+ * suppressing signals.  0, -errno, or below -1000 for a status that is
+ * not a stop (the tracee ended).
+ */
 static long ptrace_next_syscall_stop(long pid, long request)
 {
 	long status, err = sys_ptrace(request, (int)pid, 0, 0);
@@ -378,7 +382,9 @@ static void ptrace_trace(struct ptrace_run *r, long pid)
 	r->stop[0] = proc_wait(pid);
 	if (r->stop[0] != PTRACE_STOPPED_BY(SIGSTOP))
 		return;
-	sys_ptrace(PTRACE_SETOPTIONS, (int)pid, 0, PTRACE_O_TRACESYSGOOD);
+	/* Without it a syscall stop looks like a SIGTRAP, and fork_after_stop would wait in vain. */
+	if (sys_ptrace(PTRACE_SETOPTIONS, (int)pid, 0, PTRACE_O_TRACESYSGOOD) != 0)
+		return;
 	ptrace_first_stop(r, pid);
 	ptrace_build(&tracer_wrote, &ptrace_tracer_spec);
 	r->setfpregs = sys_ptrace(PTRACE_SETFPREGS, (int)pid, 0, (unsigned long)&tracer_wrote);
@@ -407,7 +413,7 @@ static void ptrace_trace(struct ptrace_run *r, long pid)
 	sys_ptrace(PTRACE_CONT, (int)pid, 0, 0);
 }
 
-static void ptrace_check_refused(struct ktap_check *check, const char *what, long got,
+static void ptrace_check_return(struct ktap_check *check, const char *what, long got,
 				 long want)
 {
 	ktap_check_expect(check, got == want, "expected %s to return %ld, got %ld", what, want,
@@ -441,7 +447,7 @@ static void ptrace_report_checks(struct ktap *subtests, const struct ptrace_run 
 
 	ktap_check_begin(&check);
 	after_xfp = r->fxsr ? &child_loaded : &tracer_wrote;
-	ptrace_check_refused(&check, "SETREGSET NT_PRXFPREG", r->setregset_xfp, r->fxsr ? 0 : -ENODEV);
+	ptrace_check_return(&check, "SETREGSET NT_PRXFPREG", r->setregset_xfp, r->fxsr ? 0 : -ENODEV);
 	if (reported)
 		fpstate_check(&check, "in the child after SETREGSET NT_PRXFPREG", after_xfp,
 			      &r->report.after_setfpxregs);
@@ -483,7 +489,7 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 	ktap_check_end(subtests, &check, "getfpregs");
 
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "GETREGSET NT_PRFPREG", r->getregset, 0);
+	ptrace_check_return(&check, "GETREGSET NT_PRFPREG", r->getregset, 0);
 	ktap_check_expect(&check, r->len == PTRACE_FP_BYTES, "expected iov_len %u, got %u",
 			  PTRACE_FP_BYTES, (unsigned int)r->len);
 	ktap_check_expect(&check, ptrace_same_bytes(r->regset_buf, &r->read, PTRACE_FP_BYTES),
@@ -491,7 +497,7 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 	ktap_check_end(subtests, &check, "getregset_fp");
 
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "GETREGSET NT_PRFPREG of 8 bytes", r->getregset_short, 0);
+	ptrace_check_return(&check, "GETREGSET NT_PRFPREG of 8 bytes", r->getregset_short, 0);
 	ktap_check_expect(&check, r->len_short == 8, "expected iov_len 8, got %u",
 			  (unsigned int)r->len_short);
 	ktap_check_expect(&check, ptrace_same_bytes(r->short_buf, loaded_bytes, 8),
@@ -502,7 +508,7 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 	ktap_check_end(subtests, &check, "getregset_fp_short");
 
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "GETREGSET NT_PRFPREG of 200 bytes", r->getregset_long, 0);
+	ptrace_check_return(&check, "GETREGSET NT_PRFPREG of 200 bytes", r->getregset_long, 0);
 	ktap_check_expect(&check, r->len_long == PTRACE_FP_BYTES, "expected iov_len %u, got %u",
 			  PTRACE_FP_BYTES, (unsigned int)r->len_long);
 	ktap_check_expect(&check, ptrace_same_bytes(r->long_buf, loaded_bytes, PTRACE_FP_BYTES),
@@ -513,14 +519,14 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 	ktap_check_end(subtests, &check, "getregset_fp_long");
 
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "GETREGSET NT_PRFPREG of 10 bytes", r->getregset_odd, -EINVAL);
-	ptrace_check_refused(&check, "SETREGSET NT_PRFPREG of 8 bytes", r->setregset_short, -EINVAL);
+	ptrace_check_return(&check, "GETREGSET NT_PRFPREG of 10 bytes", r->getregset_odd, -EINVAL);
+	ptrace_check_return(&check, "SETREGSET NT_PRFPREG of 8 bytes", r->setregset_short, -EINVAL);
 	fpstate_check(&check, "after the refused writes", &child_loaded, &r->read_after_bad_sets);
 	ktap_check_end(subtests, &check, "regset_fp_size");
 
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "PTRACE_GETFPXREGS", r->getfpxregs, r->fxsr ? 0 : -EIO);
-	ptrace_check_refused(&check, "GETREGSET NT_PRXFPREG", r->getregset_xfp, r->fxsr ? 0 : -ENODEV);
+	ptrace_check_return(&check, "PTRACE_GETFPXREGS", r->getfpxregs, r->fxsr ? 0 : -EIO);
+	ptrace_check_return(&check, "GETREGSET NT_PRXFPREG", r->getregset_xfp, r->fxsr ? 0 : -ENODEV);
 	if (r->fxsr && r->getfpxregs == 0)
 		ptrace_check_fxsr(&check, "from PTRACE_GETFPXREGS", &child_loaded, &r->fpx);
 	if (r->fxsr && r->getregset_xfp == 0) {
@@ -534,9 +540,9 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 	ktap_check_end(subtests, &check, "getfpxregs");
 
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "PTRACE_SETFPXREGS with a reserved MXCSR bit",
+	ptrace_check_return(&check, "PTRACE_SETFPXREGS with a reserved MXCSR bit",
 			     r->setfpxregs_bad, -EIO);
-	ptrace_check_refused(&check, "SETREGSET NT_PRXFPREG with a reserved MXCSR bit",
+	ptrace_check_return(&check, "SETREGSET NT_PRXFPREG with a reserved MXCSR bit",
 			     r->setregset_xfp_bad, r->fxsr ? -EINVAL : -ENODEV);
 	if (r->fxsr)
 		ptrace_check_fxsr(&check, "after the refused writes", &child_loaded,
@@ -549,8 +555,8 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 		return;
 	}
 	ktap_check_begin(&check);
-	ptrace_check_refused(&check, "GETREGSET NT_X86_XSTATE", r->get_xstate, -ENODEV);
-	ptrace_check_refused(&check, "SETREGSET NT_X86_XSTATE", r->set_xstate, -ENODEV);
+	ptrace_check_return(&check, "GETREGSET NT_X86_XSTATE", r->get_xstate, -ENODEV);
+	ptrace_check_return(&check, "SETREGSET NT_X86_XSTATE", r->set_xstate, -ENODEV);
 	ktap_check_end(subtests, &check, "xstate");
 }
 
