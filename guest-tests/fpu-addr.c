@@ -189,4 +189,6 @@ static void addr_run(struct ktap *subtests)
 		addr_run_case(subtests, &addr_cases[i], fip == fadd);
 }
 
-GT_TEST("fpu_addr", 10, addr_run);
+GT_TEST("fpu_addr", 10, addr_run,
+	"math_error() in arch/x86/kernel/traps.c: si_addr and the frame's eip and FIP "
+	"name the waiting x87 instruction");

@@ -147,4 +147,6 @@ static void edges_run(struct ktap *subtests)
 	edges_run_signal_first(subtests);
 }
 
-GT_TEST("fpu_edges", 10, edges_run);
+GT_TEST("fpu_edges", 10, edges_run,
+	"fpu__drop(), fpu_flush_thread(), handle_signal()'s fpu__clear_user_states(): "
+	"a pending x87 exception does not outlive exit, execve or a handler's start");

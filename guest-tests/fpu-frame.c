@@ -104,4 +104,6 @@ static void frame_run(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "sigreturn_fsw");
 }
 
-GT_TEST("fpu_frame", 10, frame_run);
+GT_TEST("fpu_frame", 10, frame_run,
+	"copy_fpstate_to_sigframe(), fpu__restore_sig() in arch/x86/kernel/fpu/signal.c, "
+	"convert_from_fxsr(), convert_to_fxsr(): the 32-bit signal frame's i387 state");

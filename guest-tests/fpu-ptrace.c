@@ -109,4 +109,6 @@ static void ptrace_run(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "setfpregs");
 }
 
-GT_TEST("fpu_ptrace", 10, ptrace_run);
+GT_TEST("fpu_ptrace", 10, ptrace_run,
+	"fpregs_get(), fpregs_set() in arch/x86/kernel/fpu/regset.c: PTRACE_GETFPREGS "
+	"and PTRACE_SETFPREGS on i386");

@@ -168,4 +168,6 @@ static void sicode_run(struct ktap *subtests)
 			sicode_run_case(subtests, &sicode_cases[i], all);
 }
 
-GT_TEST("fpu_sicode", 10, sicode_run);
+GT_TEST("fpu_sicode", 10, sicode_run,
+	"fpu__exception_code() in arch/x86/kernel/fpu/core.c and math_error(): the "
+	"si_code of each x87 exception");
