@@ -97,7 +97,7 @@ check-layout:
 
 check: deps check-layout
 	@$(MAKE) --no-print-directory all
-	@for s in scripts/bench*.sh; do sh -n "$$s" || exit 1; done
+	@for s in scripts/*.sh; do sh -n "$$s" || exit 1; done
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory unit SANITIZE=1
 	@$(MAKE) --no-print-directory SANITIZE=1 $(BUILD)/san/fpubench

@@ -173,7 +173,7 @@ check "the error names the test" grep -q "test name 'fpu_seed,x' is not letters"
 echo "# e2e: bisect over a synthetic history of 33 commits"
 CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 TREE="$CACHE/linux-6.1"
-sh "$ROOT/tests/e2e/make-history.sh" "$TREE" 33
+sh "$ROOT/scripts/make-history.sh" "$TREE" 33 refs/fpubench/history
 CULPRIT=$(git -C "$TREE" rev-parse refs/fpubench/history-culprit)
 check "bisect names and verifies the culprit" \
 	status_is 0 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/base \
