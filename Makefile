@@ -35,7 +35,9 @@ MAIN_OBJ   := $(OBJ)/bench/cmd/main.o
 LIBBENCH   := $(OBJ)/libbench.a
 FPUBENCH   := $(OBJ)/fpubench
 
-UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+# tests/unit mirrors the sources: tests/unit/bench/judge/test_console.c tests
+# bench/judge/console.c.
+UNIT_SRC   := $(sort $(shell find tests/unit -name 'test_*.c'))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
@@ -67,7 +69,7 @@ $(BUILD)/fpubench: $(FPUBENCH)
 endif
 
 # Unit tests link the bench library; a test that mocks a libvirt or libgit2
-# call lists it in tests/unit/test_NAME.wrap, one symbol a line.
+# call lists it in test_NAME.wrap beside it, one symbol a line.
 $(OBJ)/tests/%: tests/unit/%.c $(LIBBENCH)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
