@@ -1,0 +1,92 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "boot/cpu.h"
+#include "lib/error.h"
+
+#include <string.h>
+
+static void test_parse_model_features_and_params(void **state)
+{
+	struct cpu_setup c;
+
+	(void)state;
+	assert_int_equal(cpu_setup_parse(&c, "qemu32,-sse,-sse2,+cx8:nofxsr,noapic"), 0);
+	assert_string_equal(c.spec, "qemu32,-sse,-sse2,+cx8:nofxsr,noapic");
+	assert_string_equal(c.cpu, "qemu32,-sse,-sse2,+cx8");
+	assert_string_equal(c.model, "qemu32");
+	assert_int_equal(c.nfeatures, 3);
+	assert_string_equal(c.features[0].name, "sse");
+	assert_false(c.features[0].enable);
+	assert_string_equal(c.features[2].name, "cx8");
+	assert_true(c.features[2].enable);
+	assert_string_equal(c.cmdline, "nofxsr noapic");
+	cpu_setup_release(&c);
+}
+
+static void test_bad_setups_name_the_spec(void **state)
+{
+	static const char *const bad[] = { "", ",-fxsr", "486,fxsr", "486,-", "pen tium",
+					   "486:a\nb", "486,-fx<sr" };
+	struct cpu_setup c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(cpu_setup_parse(&c, bad[i]), ERR_USAGE);
+		assert_non_null(strstr(error_last(), "cpu setup '"));
+	}
+}
+
+static void test_which_setups_use_fsave(void **state)
+{
+	static const struct { const char *spec; bool fsave; } cases[] = {
+		{ "486", true },
+		{ "pentium", true },
+		{ "pentium2,-fxsr", true },
+		{ "qemu32,-sse,-sse2,-fxsr", true },
+		{ "pentium3:nofxsr", true },
+		{ "qemu32:nofxsr", true },
+		{ "pentium3", false },
+		{ "qemu32", false },
+		{ "qemu32:nofxsrx", false },
+		{ "486,+fxsr", false },
+	};
+	struct cpu_setup c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(cpu_setup_parse(&c, cases[i].spec), 0);
+		if (cpu_setup_uses_fsave(&c) != cases[i].fsave)
+			fail_msg("setup '%s'", cases[i].spec);
+		cpu_setup_release(&c);
+	}
+}
+
+static void test_default_setups(void **state)
+{
+	struct cpu_setup c;
+	size_t fsave = 0;
+
+	(void)state;
+	assert_int_equal(cpu_default_setups_count, 6);
+	for (size_t i = 0; i < cpu_default_setups_count; i++) {
+		assert_int_equal(cpu_setup_parse(&c, cpu_default_setups[i]), 0);
+		fsave += cpu_setup_uses_fsave(&c);
+		cpu_setup_release(&c);
+	}
+	assert_int_equal(fsave, 4);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_model_features_and_params),
+		cmocka_unit_test(test_bad_setups_name_the_spec),
+		cmocka_unit_test(test_which_setups_use_fsave),
+		cmocka_unit_test(test_default_setups),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

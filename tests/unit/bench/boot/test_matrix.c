@@ -1,0 +1,338 @@
+/* Turning one boot's console into cells: crashes, resumes, plans, floods, FPU modes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "judge/console.h"
+#include "boot/matrix.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define FSAVE_BOOT "[    0.000000] x86/fpu: x87 FPU will use FSAVE\n"
+#define FXSAVE_BOOT "[    0.000000] x86/fpu: x87 FPU will use FXSAVE\n"
+
+struct cells {
+	struct matrix_cell *c;
+	size_t n;
+	int resume;
+};
+
+#define STOPPED MATRIX_BOOT_STOPPED
+#define TIMED_OUT MATRIX_BOOT_TIMED_OUT
+#define FLOODED MATRIX_BOOT_FLOODED
+#define FLOOD "console flood: over 16 MiB, the guest was stopped"
+
+static void cells_from(struct cells *out, const char *text, enum matrix_boot_end end, bool fsave)
+{
+	struct console_report *r;
+
+	assert_int_equal(console_scan(text, strlen(text), &r), 0);
+	out->c = NULL;
+	out->n = 0;
+	out->resume = matrix_cells_from_report(r, end, fsave, 2.5, &out->c, &out->n);
+	console_report_free(r);
+}
+
+static void cells_free(struct cells *cs)
+{
+	for (size_t i = 0; i < cs->n; i++)
+		matrix_cell_release(&cs->c[i]);
+	free(cs->c);
+}
+
+static void test_good_boot_gives_one_cell_per_test(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n"
+			"# fpubench: begin 1 fpu_seed\nok 1 fpu_seed\n# fpubench: duration_ms 250\n"
+			"# fpubench: begin 2 other\nok 2 other # SKIP needs SSE3\n"
+			"# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 2);
+	assert_int_equal(cs.resume, 0);
+	assert_string_equal(cs.c[0].test, "fpu_seed");
+	assert_int_equal(cs.c[0].status, VERDICT_PASS);
+	assert_true(cs.c[0].duration_s > 0.249 && cs.c[0].duration_s < 0.251);
+	assert_string_equal(cs.c[0].fpu_mode, "FSAVE");
+	assert_int_equal(cs.c[1].status, VERDICT_SKIP);
+	/* No duration from the guest: the boot's. */
+	assert_true(cs.c[1].duration_s > 2.4);
+	cells_free(&cs);
+}
+
+static void test_crash_mid_plan_resumes_after_it(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n"
+			"# fpubench: begin 1 fpu_seed\n"
+			"[    1.0] fpu exception: 0000 [#1]\n"
+			"[    1.0] EIP: save_fpregs_to_fpstate+0x42/0x57\n"
+			"[    1.0] Kernel panic - not syncing: Fatal exception in interrupt\n",
+		   STOPPED, true);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[0].crash, "fpu exception in save_fpregs_to_fpstate");
+	assert_int_equal(cs.resume, 2);
+	cells_free(&cs);
+}
+
+static void test_last_test_crashing_needs_no_resume(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 fpu_seed\n"
+			"[    1.0] fpu exception: 0000 [#1]\n", STOPPED, true);
+	assert_int_equal(cs.resume, 0);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	cells_free(&cs);
+}
+
+static void test_hang_is_a_timeout(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 fpu_seed\n", TIMED_OUT, true);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.c[0].status, VERDICT_TIMEOUT);
+	assert_int_equal(cs.resume, 2);
+	cells_free(&cs);
+}
+
+static void test_silent_death_is_a_crash(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 fpu_seed\n", STOPPED, true);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_null(cs.c[0].crash);
+	assert_non_null(cs.c[0].reason);
+	cells_free(&cs);
+}
+
+static void test_boot_that_never_reaches_init(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, "[    0.0] Linux version 6.1\n[    0.1] This kernel requires an i686 CPU\n",
+		   TIMED_OUT, true);
+	assert_int_equal(cs.n, 1);
+	assert_string_equal(cs.c[0].test, "boot");
+	assert_true(cs.c[0].no_init);
+	assert_int_equal(cs.c[0].status, VERDICT_TIMEOUT);
+	assert_int_equal(cs.resume, 0);
+	cells_free(&cs);
+
+	cells_from(&cs, "[    0.5] BUG: kernel NULL pointer dereference, address: 00000000\n"
+			"[    0.5] EIP: start_kernel+0x1/0x2\n", STOPPED, true);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[0].crash, "BUG: kernel NULL pointer dereference in start_kernel");
+	cells_free(&cs);
+}
+
+static void test_plan_mismatch_fails(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n# fpubench: begin 1 a\nok 1 a\n"
+			"# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 2);
+	assert_string_equal(cs.c[1].test, "ktap_plan");
+	assert_int_equal(cs.c[1].status, VERDICT_FAIL);
+	cells_free(&cs);
+
+	/* A resumed boot owes only the tests from its start on. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n# fpubench: resume 3\n"
+			"# fpubench: begin 3 c\nok 3 c\n# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 1);
+	cells_free(&cs);
+}
+
+static void test_plan_reason_names_missing_and_extra(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n# fpubench: begin 1 a\nok 1 a\n"
+			"# fpubench: begin 2 b\nok 2 b\n# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 3);
+	assert_int_equal(cs.c[0].status, VERDICT_PASS);
+	assert_string_equal(cs.c[2].reason,
+			    "the plan announced 3 tests, the guest reported 2; missing: 3");
+	cells_free(&cs);
+
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 a\nok 1 a\n"
+			"# fpubench: begin 2 b\nok 2 b\n# fpubench: begin 3 c\nok 3 c\n"
+			"# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 4);
+	assert_string_equal(cs.c[3].test, "ktap_plan");
+	assert_string_equal(cs.c[3].reason,
+			    "the plan announced 2 tests, the guest reported 3; extra: 3 'c'");
+	cells_free(&cs);
+
+	/* The right count is not enough: a test twice and one missing. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\nok 1 a\nok 1 again\n"
+			"# fpubench: done\n", STOPPED, true);
+	assert_string_equal(cs.c[2].reason, "the plan announced 2 tests, the guest reported 2; "
+			    "extra: 1 'again'; missing: 2");
+	cells_free(&cs);
+
+	/* Before the resume point is extra too. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..3\n# fpubench: resume 3\nok 1 a\n"
+			"# fpubench: done\n", STOPPED, true);
+	assert_string_equal(cs.c[1].reason, "the plan announced 3 tests and the boot resumed at 3, "
+			    "the guest reported 1; extra: 1 'a'; missing: 3");
+	cells_free(&cs);
+}
+
+static void test_plan_reason_is_bounded(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	/* A plan of INT_MAX tests is not walked, and the lists stop at five. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2147483647\nok 2 b\nok 4 d\n"
+			"# fpubench: done\n", STOPPED, true);
+	assert_string_equal(cs.c[2].reason, "the plan announced 2147483647 tests, the guest reported 2; "
+			    "missing: 1, 3, 5, 6, 7 and 2147483640 more");
+	cells_free(&cs);
+
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..0\nok 1 a\nok 2 b\nok 3 c\nok 4 d\n"
+			"ok 5 e\nok 6 f\nok 7 g\n# fpubench: done\n", STOPPED, true);
+	assert_string_equal(cs.c[7].reason, "the plan announced 0 tests, the guest reported 7; "
+			    "extra: 1 'a', 2 'b', 3 'c', 4 'd', 5 'e' and 2 more");
+	cells_free(&cs);
+
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\nok 1 a\n# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 2);
+	assert_string_equal(cs.c[1].reason, "init printed no plan");
+	cells_free(&cs);
+}
+
+static void test_flood_fails_the_running_test_and_resumes(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 flood\n"
+			"    # flood\n    # flood\n", FLOODED, true);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.c[0].status, VERDICT_FAIL);
+	assert_string_equal(cs.c[0].reason, FLOOD);
+	assert_int_equal(cs.resume, 2);
+	cells_free(&cs);
+
+	/* A failure so far stays in the reason, after the flood. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 flood\n"
+			"    not ok 1 sub\n    # expected 1, got 2\n", FLOODED, true);
+	assert_string_equal(cs.c[0].reason, FLOOD "; sub: expected 1, got 2");
+	cells_free(&cs);
+
+	/* A kernel that floods with oopses crashed. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 t\n"
+			"[    1.0] BUG: scheduling while atomic: t/1\n", FLOODED, true);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[0].crash, "BUG: scheduling while atomic");
+	cells_free(&cs);
+}
+
+static void test_flood_outside_tests_fails_the_boot(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "[    0.1] Run /init as init process\nnoise\nnoise\n", FLOODED, true);
+	assert_int_equal(cs.n, 1);
+	assert_string_equal(cs.c[0].test, "boot");
+	assert_int_equal(cs.c[0].status, VERDICT_FAIL);
+	assert_string_equal(cs.c[0].reason, "init printed no KTAP; " FLOOD);
+	cells_free(&cs);
+
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 a\nok 1 a\nnoise\n",
+		   FLOODED, true);
+	assert_int_equal(cs.n, 2);
+	assert_int_equal(cs.c[0].status, VERDICT_PASS);
+	assert_int_equal(cs.c[1].status, VERDICT_FAIL);
+	assert_string_equal(cs.c[1].reason, "init stopped between tests; " FLOOD);
+	cells_free(&cs);
+
+	/* Even after "done": the log was cut, so the plan cannot be judged. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 a\nok 1 a\n"
+			"# fpubench: done\nnoise\n", FLOODED, true);
+	assert_int_equal(cs.n, 2);
+	assert_int_equal(cs.c[1].status, VERDICT_FAIL);
+	assert_string_equal(cs.c[1].reason, "init had finished; " FLOOD);
+	cells_free(&cs);
+}
+
+static void test_reboots_and_silence_are_never_a_pass(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	/* init rebooted at once: reboot(2) ends the domain (on_reboot=destroy). */
+	cells_from(&cs, FSAVE_BOOT "[    0.2] Run /init as init process\n"
+			"[    0.7] reboot: Restarting system\n[    0.7] reboot: machine restart\n",
+		   STOPPED, true);
+	assert_int_equal(cs.n, 1);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_true(cs.c[0].no_init);
+	assert_string_equal(cs.c[0].reason, "init printed no KTAP, then the guest rebooted");
+	assert_int_equal(cs.resume, 0);
+	cells_free(&cs);
+
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 a\n"
+			"[    0.7] reboot: Restarting system\n", STOPPED, true);
+	assert_int_equal(cs.c[0].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[0].reason, "the guest rebooted while it ran");
+	cells_free(&cs);
+
+	/* init never printed: a timeout, and the kernel did start it. */
+	cells_from(&cs, FSAVE_BOOT "[    0.2] Run /init as init process\n", TIMED_OUT, true);
+	assert_int_equal(cs.c[0].status, VERDICT_TIMEOUT);
+	assert_string_equal(cs.c[0].reason, "init printed no KTAP");
+	cells_free(&cs);
+}
+
+static void test_wrong_fpu_mode_is_an_error(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FXSAVE_BOOT "KTAP version 1\n1..2\n# fpubench: begin 1 a\n", STOPPED, true);
+	assert_int_equal(cs.c[0].status, VERDICT_ERROR);
+	assert_non_null(strstr(cs.c[0].reason, "use FSAVE, it reported FXSAVE"));
+	/* Nothing is learnt from a wrong setup, so nothing is resumed. */
+	assert_int_equal(cs.resume, 0);
+	cells_free(&cs);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good_boot_gives_one_cell_per_test),
+		cmocka_unit_test(test_crash_mid_plan_resumes_after_it),
+		cmocka_unit_test(test_last_test_crashing_needs_no_resume),
+		cmocka_unit_test(test_hang_is_a_timeout),
+		cmocka_unit_test(test_silent_death_is_a_crash),
+		cmocka_unit_test(test_boot_that_never_reaches_init),
+		cmocka_unit_test(test_plan_mismatch_fails),
+		cmocka_unit_test(test_plan_reason_names_missing_and_extra),
+		cmocka_unit_test(test_plan_reason_is_bounded),
+		cmocka_unit_test(test_flood_fails_the_running_test_and_resumes),
+		cmocka_unit_test(test_flood_outside_tests_fails_the_boot),
+		cmocka_unit_test(test_reboots_and_silence_are_never_a_pass),
+		cmocka_unit_test(test_wrong_fpu_mode_is_an_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,267 @@
+/*
+ * Spreading boots over libvirt hosts: guest_run() and guest_conn_alive()
+ * are mocked, so each "host" is a counter and a console fixture.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "boot/guest.h"
+#include "boot/matrix.h"
+#include "lib/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define NHOSTS 2
+#define FIXTURE FPUBENCH_SRCDIR "/tests/fixtures/console/synth-good-486.log"
+/* fpu_seed, the first of 4 tests, takes the kernel down. */
+#define CRASH_FIXTURE FPUBENCH_SRCDIR "/tests/fixtures/console/synth-fpu-exception-486.log"
+
+/* The mock's host: matrix.c sees only pointers to it. */
+struct guest_conn {
+	int id;
+};
+
+static struct {
+	int boots[NHOSTS];
+	int failing_host;	/* its boots fail for the infrastructure's sake; -1: none */
+	bool lost[NHOSTS];	/* what guest_conn_alive() says once a boot failed */
+	size_t cells_reported;
+	const char *console;	/* what every guest prints; NULL: FIXTURE */
+	bool cmdline_names_tests;	/* every boot's command line had the fpubench_tests= asked for */
+	const char *want_tests;	/* that parameter, or NULL for none */
+} mock;
+
+int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+		     struct guest_outcome *out);
+bool __wrap_guest_conn_alive(struct guest_conn *gc);
+
+int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+		     struct guest_outcome *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	int err;
+
+	(void)timeout_s;
+	__atomic_fetch_add(&mock.boots[gc->id], 1, __ATOMIC_SEQ_CST);
+	if (gc->id == mock.failing_host)
+		return error_set(ERR_LIBVIRT, "cannot start domain '%s'", spec->name);
+	usleep(20000);	/* long enough for every worker to take a group */
+	const char *param = strstr(spec->cmdline, " fpubench_tests=");
+	size_t len = param ? strcspn(param + 1, " ") : 0;
+	if (mock.want_tests ? !param || len != strlen(mock.want_tests) ||
+				      strncmp(param + 1, mock.want_tests, len) != 0
+			    : param != NULL)
+		mock.cmdline_names_tests = false;
+	if ((err = file_read(mock.console ? mock.console : FIXTURE, &text)) == 0)
+		err = file_write_atomic(spec->console, text.buf, text.len);
+	strbuf_release(&text);
+	*out = (struct guest_outcome){ .seconds = 1 };
+	return err;
+}
+
+bool __wrap_guest_conn_alive(struct guest_conn *gc)
+{
+	return !mock.lost[gc->id];
+}
+
+static void count_cells(void *arg, const struct matrix_cell *cells, size_t ncells,
+			size_t groups_done, size_t ngroups)
+{
+	(void)arg;
+	(void)cells;
+	assert_true(groups_done <= ngroups);
+	mock.cells_reported += ncells;
+}
+
+struct fixture {
+	char dir[64];
+	struct guest_conn conns[NHOSTS];
+	struct matrix_host hosts[NHOSTS];
+	struct matrix_kernel kernels[2];
+	struct cpu_setup setups[3];
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = xcalloc(1, sizeof(*f));
+
+	strcpy(f->dir, "/tmp/fpubench-test-schedule.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	for (int h = 0; h < NHOSTS; h++) {
+		f->conns[h].id = h;
+		f->hosts[h] = (struct matrix_host){
+			.conn = &f->conns[h], .uri = h ? "test:///b" : "test:///a", .jobs = 2,
+		};
+	}
+	f->kernels[0] = (struct matrix_kernel){ .variant = "patched", .bzimage = "/k", .commit = "",
+						.build_id = "1", .initrd = "/i" };
+	f->kernels[1] = f->kernels[0];
+	f->kernels[1].variant = "unpatched";
+	/* FSAVE setups, as the console fixture says. */
+	static const char *const specs[] = { "486", "pentium2,-fxsr", "pentium3:nofxsr" };
+	for (size_t i = 0; i < 3; i++)
+		assert_int_equal(cpu_setup_parse(&f->setups[i], specs[i]), 0);
+	memset(&mock, 0, sizeof(mock));
+	mock.failing_host = -1;
+	mock.cmdline_names_tests = true;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char *cmd[] = { "rm", "-rf", f->dir, NULL };
+
+	for (size_t i = 0; i < 3; i++)
+		cpu_setup_release(&f->setups[i]);
+	if (fork() == 0)
+		execvp(cmd[0], cmd), _exit(127);
+	wait(NULL);
+	free(f);
+	return 0;
+}
+
+static struct matrix *run_chosen(struct fixture *f, size_t nhosts, const char *const *tests,
+				size_t ntests)
+{
+	struct matrix_options o = {
+		.hosts = f->hosts, .nhosts = nhosts, .run_id = "r", .round = 1,
+		.run_dir = f->dir, .boot_timeout_s = 10, .on_boot = count_cells,
+		.tests = tests, .ntests = ntests,
+	};
+	struct matrix *m;
+
+	assert_int_equal(matrix_run(&o, f->kernels, 2, f->setups, 3, &m), 0);
+	assert_int_equal(mock.cells_reported, m->ncells);
+	assert_true(mock.cmdline_names_tests);
+	return m;
+}
+
+static struct matrix *run(struct fixture *f, size_t nhosts)
+{
+	return run_chosen(f, nhosts, NULL, 0);
+}
+
+static size_t cells_on(const struct matrix *m, const char *uri, enum verdict status)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->ncells; i++)
+		n += strcmp(m->cells[i].host, uri) == 0 && m->cells[i].status == status;
+	return n;
+}
+
+static void test_boots_spread_over_hosts(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m = run(f, NHOSTS);
+
+	assert_int_equal(mock.boots[0] + mock.boots[1], 6);
+	assert_true(mock.boots[0] >= 1 && mock.boots[1] >= 1);
+	assert_int_equal(cells_on(m, "test:///a", VERDICT_PASS) + cells_on(m, "test:///b", VERDICT_PASS),
+			 m->ncells);
+	assert_true(cells_on(m, "test:///a", VERDICT_PASS) > 0);
+	assert_true(cells_on(m, "test:///b", VERDICT_PASS) > 0);
+	matrix_free(m);
+}
+
+static void test_failed_boot_is_retried_on_another_host(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	mock.failing_host = 1;
+	m = run(f, NHOSTS);
+	/* Host b failed each pair it took once; host a booted all six. */
+	assert_int_equal(mock.boots[0], 6);
+	assert_true(mock.boots[1] >= 1);
+	assert_int_equal(cells_on(m, "test:///a", VERDICT_PASS), m->ncells);
+	matrix_free(m);
+}
+
+static void test_lost_host_gives_its_work_away(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	mock.failing_host = 1;
+	mock.lost[1] = true;
+	m = run(f, NHOSTS);
+	/* Each of b's two workers fails once, then b takes nothing more. */
+	assert_true(mock.boots[1] >= 1 && mock.boots[1] <= 2);
+	assert_int_equal(mock.boots[0], 6);
+	assert_int_equal(cells_on(m, "test:///a", VERDICT_PASS), m->ncells);
+	matrix_free(m);
+}
+
+static void test_losing_the_only_host_errors_every_cell(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	mock.failing_host = 0;
+	mock.lost[0] = true;
+	m = run(f, 1);
+	assert_int_equal(m->ncells, 6);
+	for (size_t i = 0; i < m->ncells; i++) {
+		assert_int_equal(m->cells[i].status, VERDICT_ERROR);
+		assert_string_equal(m->cells[i].test, "boot");
+	}
+	assert_true(mock.boots[0] <= 2);
+	matrix_free(m);
+}
+
+/*
+ * The guests are told which tests to run, and a crash in the last of them
+ * ends the group: a boot to resume after it would run none of them.
+ */
+static void test_chosen_tests_end_a_group_early(void **state)
+{
+	struct fixture *f = *state;
+	static const char *const seed[] = { "fpu_seed" };
+	static const char *const two[] = { "fpu_seed", "fpu_load" };
+	struct matrix *m;
+
+	mock.console = CRASH_FIXTURE;
+	mock.want_tests = "fpubench_tests=fpu_seed";
+	m = run_chosen(f, 1, seed, 1);
+	assert_int_equal(mock.boots[0], 6);
+	assert_int_equal(m->ncells, 6);
+	for (size_t i = 0; i < m->ncells; i++) {
+		assert_string_equal(m->cells[i].test, "fpu_seed");
+		assert_int_equal(m->cells[i].status, VERDICT_CRASH);
+	}
+	matrix_free(m);
+
+	/* fpu_load may come after the crash: each group boots again to look for it. */
+	mock.boots[0] = 0;
+	mock.cells_reported = 0;
+	mock.want_tests = "fpubench_tests=fpu_seed,fpu_load";
+	m = run_chosen(f, 1, two, 2);
+	assert_true(mock.boots[0] >= 12);
+	matrix_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_boots_spread_over_hosts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_failed_boot_is_retried_on_another_host, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_lost_host_gives_its_work_away, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_losing_the_only_host_errors_every_cell, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_chosen_tests_end_a_group_early, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,761 @@
+/*
+ * The kernel tree on a miniature tarball: extraction, the pristine commit,
+ * patches as commits, the applied-patch cache, the config check, the cache
+ * lock, damaged trees and full disks.  The tarball holds a stand-in for the
+ * kernel's Makefile (tests/fixtures/fake-kernel), so builds take no time.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "build/kernel.h"
+#include "lib/spawn.h"
+#include "lib/strbuf.h"
+#include "test_fsize.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define CORE_C "arch/x86/kernel/fpu/core.c"
+
+struct fixture {
+	char dir[64];
+	char *tarball;
+	char *cache;
+	struct kernel_tree *tree;
+};
+
+/* A core.c whose lines 129-135 are the real hunk's context, so the fixture patches apply. */
+static void write_core_c(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	for (int i = 1; i <= 128; i++)
+		fprintf(f, "/* line %d */\n", i);
+	fputs("\t * Legacy FPU register saving, FNSAVE always clears FPU registers,\n"
+	      "\t * so we have to reload them from the memory state.\n"
+	      "\t */\n"
+	      "\tasm volatile(\"fnsave %[fp]; fwait\" : [fp] \"=m\" (fpu->fpstate->regs.fsave));\n"
+	      "\tfrstor(&fpu->fpstate->regs.fsave);\n"
+	      "}\n"
+	      "\n", f);
+	fclose(f);
+}
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	strcpy(fx->dir, "/tmp/fpubench-test-kernel.XXXXXX");
+	assert_non_null(mkdtemp(fx->dir));
+	char *src = xasprintf("%s/linux-source-6.1/arch/x86/kernel/fpu", fx->dir);
+	assert_int_equal(dir_create(src, ERR_GENERIC), 0);
+	char *core = xasprintf("%s/core.c", src);
+	write_core_c(core);
+	/* A .gitignore naming a file that is there: the pristine commit must keep it. */
+	char *ignore = xasprintf("%s/linux-source-6.1/.gitignore", fx->dir);
+	char *ignored = xasprintf("%s/linux-source-6.1/generated.h", fx->dir);
+	assert_int_equal(file_write_atomic(ignore, "generated.h\n", 12), 0);
+	assert_int_equal(file_write_atomic(ignored, "x\n", 2), 0);
+	char *fake = xasprintf("%s/linux-source-6.1/", fx->dir);
+	const char *cp[] = { "cp", "-a", "tests/fixtures/fake-kernel/.", fake, NULL };
+	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
+	free(fake);
+	fx->tarball = xasprintf("%s/linux-source-6.1.tar.xz", fx->dir);
+	const char *tar[] = { "tar", "-cJf", fx->tarball, "-C", fx->dir, "linux-source-6.1", NULL };
+	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
+	fx->cache = xasprintf("%s/cache", fx->dir);
+	assert_int_equal(kernel_tree_open(&fx->tree, fx->cache, fx->tarball), 0);
+	free(src);
+	free(core);
+	free(ignore);
+	free(ignored);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+	const char *rm[] = { "rm", "-rf", fx->dir, NULL };
+
+	kernel_tree_free(fx->tree);
+	spawn_run(rm, NULL, NULL, NULL);
+	free(fx->tarball);
+	free(fx->cache);
+	free(fx);
+	return 0;
+}
+
+static char *blob_at(git_repository *repo, const git_oid *commit_oid, const char *path)
+{
+	git_commit *commit;
+	git_tree *tree;
+	git_tree_entry *entry;
+	git_blob *blob;
+
+	assert_int_equal(git_commit_lookup(&commit, repo, commit_oid), 0);
+	assert_int_equal(git_commit_tree(&tree, commit), 0);
+	if (git_tree_entry_bypath(&entry, tree, path) < 0) {
+		git_tree_free(tree);
+		git_commit_free(commit);
+		return NULL;
+	}
+	assert_int_equal(git_blob_lookup(&blob, repo, git_tree_entry_id(entry)), 0);
+	char *text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return text;
+}
+
+static void test_pristine_commit_keeps_ignored_files(void **state)
+{
+	struct fixture *fx = *state;
+	char *text = blob_at(fx->tree->repo, &fx->tree->base, "generated.h");
+
+	assert_non_null(text);
+	assert_string_equal(text, "x\n");
+	free(text);
+}
+
+static void test_mail_patch_becomes_commit_with_its_author(void **state)
+{
+	struct fixture *fx = *state;
+	git_oid oid, again;
+	git_commit *commit;
+
+	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+					   "tests/fixtures/patches/fsave-regression.mbox", &oid), 0);
+	assert_int_equal(git_commit_lookup(&commit, fx->tree->repo, &oid), 0);
+	assert_string_equal(git_commit_author(commit)->name, "fpubench maintainers");
+	assert_int_equal(git_commit_author(commit)->when.time, 1796288400);
+	assert_string_equal(git_commit_summary(commit),
+			    "x86/fpu: Save the legacy x87 state with the waiting fsave again");
+	assert_non_null(strstr(git_commit_message(commit), "58a992b9cbaf"));
+	git_commit_free(commit);
+
+	char *text = blob_at(fx->tree->repo, &oid, CORE_C);
+	assert_non_null(strstr(text, "asm volatile(\"fsave %[fp]; fwait\""));
+	free(text);
+
+	/* The same patch on the same parent is remembered, not applied twice. */
+	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+					   "tests/fixtures/patches/fsave-regression.mbox", &again), 0);
+	assert_true(git_oid_equal(&oid, &again));
+}
+
+static void test_plain_and_git_diffs_give_the_same_tree(void **state)
+{
+	struct fixture *fx = *state;
+	git_oid a, b;
+
+	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+					   "tests/fixtures/patches/fsave-regression.diff", &a), 0);
+	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+					   "tests/fixtures/patches/fsave-regression.plain.diff", &b), 0);
+	char *ta = blob_at(fx->tree->repo, &a, CORE_C), *tb = blob_at(fx->tree->repo, &b, CORE_C);
+	assert_string_equal(ta, tb);
+	free(ta);
+	free(tb);
+}
+
+static void test_patch_that_does_not_apply_names_file(void **state)
+{
+	struct fixture *fx = *state;
+	git_oid oid;
+
+	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+					   "tests/fixtures/patches/does-not-apply.patch", &oid), ERR_APPLY);
+	assert_non_null(strstr(error_last(),
+			       "cannot apply patch 'tests/fixtures/patches/does-not-apply.patch' to '" CORE_C "'"));
+}
+
+/* The index.lock a killed bench left in the cache's tree goes at the next open; a user's stays. */
+static void test_stale_index_lock_is_removed(void **state)
+{
+	struct fixture *fx = *state;
+	char *lock = xasprintf("%s/linux-6.1/.git/index.lock", fx->cache);
+	char *theirs = xasprintf("%s/linux-source-6.1/.git", fx->dir);
+	char *their_lock = xasprintf("%s/index.lock", theirs);
+	struct kernel_tree *t = NULL;
+
+	kernel_tree_free(fx->tree);
+	fx->tree = NULL;
+	assert_int_equal(file_write_atomic(lock, "", 0), 0);
+	assert_int_equal(kernel_tree_open(&fx->tree, fx->cache, fx->tarball), 0);
+	assert_false(file_exists(lock));
+
+	kernel_tree_free(fx->tree);
+	fx->tree = NULL;
+	assert_int_equal(dir_create(theirs, ERR_GENERIC), 0);
+	assert_int_equal(file_write_atomic(their_lock, "", 0), 0);
+	char *dir = xasprintf("%s/linux-source-6.1", fx->dir);
+	assert_int_equal(kernel_tree_open_dir(&t, fx->cache, dir), 0);
+	assert_true(file_exists(their_lock));
+	kernel_tree_free(t);
+	free(dir);
+	free(lock);
+	free(theirs);
+	free(their_lock);
+}
+
+static void test_missing_tarball(void **state)
+{
+	struct fixture *fx = *state;
+	struct kernel_tree *t = NULL;
+	char *cache = xasprintf("%s/other-cache", fx->dir);
+
+	assert_int_equal(kernel_tree_open(&t, cache, "/nonexistent/linux.tar.xz"), ERR_NOTFOUND);
+	assert_non_null(strstr(error_last(), "'/nonexistent/linux.tar.xz'"));
+	assert_null(t);
+	free(cache);
+}
+
+/* What the code between capture_start() and capture_end() writes to stderr. */
+struct capture {
+	int saved;
+	char *path;
+};
+
+static void capture_start(struct capture *c, const struct fixture *fx)
+{
+	int fd;
+
+	c->path = xasprintf("%s/stderr", fx->dir);
+	fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	fflush(stderr);
+	c->saved = dup(STDERR_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+}
+
+static char *capture_end(struct capture *c)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fflush(stderr);
+	dup2(c->saved, STDERR_FILENO);
+	close(c->saved);
+	assert_int_equal(file_read(c->path, &sb), 0);
+	free(c->path);
+	return strbuf_detach(&sb);
+}
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(stat(path, &st), 0);
+	return st.st_mode & 07777;
+}
+
+/* A child that holds the cache's lock; it says so on the pipe, then sleeps `hold_ms` (0: until killed). */
+static pid_t lock_holder_start(const struct fixture *fx, const char *cache, int hold_ms)
+{
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct kernel_tree *t;
+
+		close(ready[0]);
+		if (kernel_tree_open_dir(&t, cache, fx->dir) < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		if (!hold_ms)
+			for (;;)
+				pause();
+		usleep(hold_ms * 1000);
+		kernel_tree_free(t);
+		_exit(0);
+	}
+	close(ready[1]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	return pid;
+}
+
+static void test_cache_lock_waits_for_holder(void **state)
+{
+	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/lock-cache", fx->dir), *lock = xasprintf("%s/lock", cache);
+	struct kernel_tree *t = NULL;
+	struct capture cap;
+	int status;
+
+	pid_t pid = lock_holder_start(fx, cache, 500);
+	capture_start(&cap, fx);
+	double start = clock_seconds();
+	int err = kernel_tree_open_dir(&t, cache, fx->dir);
+	double waited = clock_seconds() - start;
+	char *said = capture_end(&cap);
+
+	assert_int_equal(err, 0);
+	assert_true(waited > 0.3);
+	char *want = xasprintf("fpubench: waiting for the cache lock on '%s' (held by pid %ld)\n", lock,
+			       (long)pid);
+	assert_string_equal(said, want);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+
+	/* The lock now names this process, for the next one to wait. */
+	struct strbuf sb = STRBUF_INIT;
+	char *mine = xasprintf("%ld\n", (long)getpid());
+	assert_int_equal(file_read(lock, &sb), 0);
+	assert_string_equal(sb.buf, mine);
+	assert_int_equal(mode_of(lock), KERNEL_CACHE_FILE_MODE);
+	kernel_tree_free(t);
+	strbuf_release(&sb);
+	free(mine);
+	free(want);
+	free(said);
+	free(lock);
+	free(cache);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+static void test_cache_lock_wait_is_interrupted(void **state)
+{
+	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/lock-cache-int", fx->dir);
+	/* As main() installs its SIGINT and SIGTERM handlers: no SA_RESTART. */
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval timer = { .it_value = { .tv_usec = 200 * 1000 } };
+	struct kernel_tree *t = NULL;
+	struct capture cap;
+	int status;
+
+	pid_t pid = lock_holder_start(fx, cache, 0);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGALRM, &sa, &old);
+	setitimer(ITIMER_REAL, &timer, NULL);
+	capture_start(&cap, fx);
+	int err = kernel_tree_open_dir(&t, cache, fx->dir);
+	free(capture_end(&cap));
+	sigaction(SIGALRM, &old, NULL);
+
+	assert_int_equal(err, ERR_INTERRUPTED);
+	assert_null(t);
+	assert_non_null(strstr(error_last(), "interrupted while waiting for the cache lock on '"));
+	kill(pid, SIGKILL);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	free(cache);
+}
+
+struct open_args {
+	const char *cache;
+	const char *tarball;
+};
+
+static int open_tree(void *arg)
+{
+	const struct open_args *a = arg;
+	struct kernel_tree *t = NULL;
+	int err = kernel_tree_open(&t, a->cache, a->tarball);
+
+	kernel_tree_free(t);
+	return err;
+}
+
+/* Neither the tree nor its temporary directory: the next run extracts afresh. */
+static void assert_no_tree(const char *cache)
+{
+	char *tree = xasprintf("%s/linux-6.1", cache), *tmp = xasprintf("%s/linux-6.1.tmp", cache);
+
+	assert_false(file_exists(tree));
+	assert_false(file_exists(tmp));
+	free(tree);
+	free(tmp);
+}
+
+static void test_extract_on_full_disk_leaves_no_tree(void **state)
+{
+	struct fixture *fx = *state;
+	char *src = xasprintf("%s/big", fx->dir), *big = xasprintf("%s/big/linux-source-6.1/big.bin", fx->dir);
+	char *tarball = xasprintf("%s/big.tar.xz", fx->dir), *cache = xasprintf("%s/full-cache", fx->dir);
+	char *log = xasprintf("%s/extract.log", cache), *zeros = calloc(1, 256 * 1024), msg[1024];
+	const char *cp[] = { "cp", "-a", fx->dir, src, NULL };
+	struct open_args a = { cache, tarball };
+	struct strbuf sb = STRBUF_INIT;
+	struct capture cap;
+
+	/* The tree and a file bigger than the child may write. */
+	assert_int_equal(dir_create(src, ERR_GENERIC), 0);
+	cp[2] = xasprintf("%s/linux-source-6.1", fx->dir);
+	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
+	assert_int_equal(file_write_atomic(big, zeros, 256 * 1024), 0);
+	const char *tar[] = { "tar", "-cJf", tarball, "-C", src, "linux-source-6.1", NULL };
+	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
+
+	assert_int_equal(fsize_run(64 * 1024, open_tree, &a, msg, sizeof(msg)), ERR_CACHE);
+	char *want = xasprintf("cannot extract '%s' into '%s/linux-6.1.tmp'; see '%s'", tarball, cache, log);
+	assert_string_equal(msg, want);
+	assert_int_equal(file_read(log, &sb), 0);
+	/* tar says "Wrote only N of M bytes": the log names the file it could not write. */
+	assert_non_null(strstr(sb.buf, "big.bin"));
+	assert_no_tree(cache);
+
+	/* With room again, the next run extracts it whole. */
+	capture_start(&cap, fx);
+	assert_int_equal(open_tree(&a), 0);
+	free(capture_end(&cap));
+	strbuf_release(&sb);
+	free((char *)cp[2]);
+	free(want);
+	free(zeros);
+	free(log);
+	free(cache);
+	free(tarball);
+	free(big);
+	free(src);
+}
+
+static void test_truncated_tarball_leaves_no_tree(void **state)
+{
+	struct fixture *fx = *state;
+	char *tarball = xasprintf("%s/truncated.tar.xz", fx->dir), *cache = xasprintf("%s/trunc-cache", fx->dir);
+	struct open_args a = { cache, tarball };
+	struct strbuf sb = STRBUF_INIT;
+	struct capture cap;
+
+	assert_int_equal(file_read(fx->tarball, &sb), 0);
+	assert_int_equal(file_write_atomic(tarball, sb.buf, sb.len / 2), 0);
+	capture_start(&cap, fx);
+	int err = open_tree(&a);
+	free(capture_end(&cap));
+	assert_int_equal(err, ERR_CACHE);
+	assert_non_null(strstr(error_last(), "cannot extract '"));
+	assert_no_tree(cache);
+
+	a.tarball = fx->tarball;
+	capture_start(&cap, fx);
+	assert_int_equal(open_tree(&a), 0);
+	free(capture_end(&cap));
+	strbuf_release(&sb);
+	free(cache);
+	free(tarball);
+}
+
+/* Opens the cache as a new run would, and returns what it said. */
+static char *reopen(const struct fixture *fx, const char *cache, const char *tarball, int want_err,
+		    git_oid *base)
+{
+	struct kernel_tree *t = NULL;
+	struct capture cap;
+
+	capture_start(&cap, fx);
+	int err = kernel_tree_open(&t, cache, tarball);
+	char *said = capture_end(&cap);
+	assert_int_equal(err, want_err);
+	if (t)
+		git_oid_cpy(base, &t->base);
+	kernel_tree_free(t);
+	return said;
+}
+
+static void test_damaged_tree_is_extracted_again(void **state)
+{
+	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/damaged-cache", fx->dir), *tree = xasprintf("%s/linux-6.1", cache);
+	char *ref = xasprintf("%s/.git/refs/fpubench/base", tree), *aside = xasprintf("%s.damaged", tree);
+	char *gitdir = xasprintf("%s/.git", tree);
+	char *damaged = xasprintf("fpubench: kernel tree '%s' is damaged (", tree);
+	const char *rm[] = { "rm", "-rf", gitdir, NULL };
+	mode_t old_umask = umask(022);
+	git_oid base, again;
+
+	free(reopen(fx, cache, fx->tarball, 0, &base));
+	assert_int_equal(mode_of(cache), KERNEL_CACHE_DIR_MODE);
+	assert_int_equal(mode_of(tree), KERNEL_CACHE_DIR_MODE);
+	umask(old_umask);
+
+	/* The base ref is written last: without it the tree is not complete. */
+	assert_int_equal(unlink(ref), 0);
+	char *said = reopen(fx, cache, fx->tarball, 0, &again);
+	assert_non_null(strstr(said, damaged));
+	assert_non_null(strstr(said, "; extracting it again\n"));
+	assert_true(git_oid_equal(&base, &again));
+	assert_false(file_exists(aside));
+	free(said);
+
+	/* A tree with no repository at all, as one extracted in place and killed. */
+	assert_int_equal(spawn_run(rm, NULL, NULL, NULL), 0);
+	said = reopen(fx, cache, fx->tarball, 0, &again);
+	assert_non_null(strstr(said, damaged));
+	assert_true(git_oid_equal(&base, &again));
+	free(said);
+
+	/* With no tarball to extract it again the tree stays, and the error says both. */
+	assert_int_equal(unlink(ref), 0);
+	free(reopen(fx, cache, "/nonexistent/linux.tar.xz", ERR_NOTFOUND, &again));
+	assert_non_null(strstr(error_last(), damaged + strlen("fpubench: ")));
+	assert_non_null(strstr(error_last(), "kernel tarball '/nonexistent/linux.tar.xz' is missing"));
+	assert_true(file_exists(tree));
+
+	free(damaged);
+	free(gitdir);
+	free(aside);
+	free(ref);
+	free(tree);
+	free(cache);
+}
+
+/* Builds the pristine tree with the stand-in Makefile, quietly. */
+static int build(const struct fixture *fx, const char *variant, const char *fragment,
+		 struct kernel_build **out)
+{
+	struct capture cap;
+
+	capture_start(&cap, fx);
+	int err = kernel_build(fx->tree, variant, &fx->tree->base, fragment, 1, NULL, out);
+	free(capture_end(&cap));
+	return err;
+}
+
+static char *fragment_path(const struct fixture *fx, const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", fx->dir, name);
+
+	assert_int_equal(file_write_atomic(path, text, strlen(text)), 0);
+	return path;
+}
+
+/* How often make built the variant's bzImage. */
+static int builds_of(const struct fixture *fx, const char *variant)
+{
+	char *path = xasprintf("%s/build/%s/builds", fx->cache, variant);
+	struct strbuf sb = STRBUF_INIT;
+	int n = 0;
+
+	if (file_read(path, &sb) == 0)
+		for (size_t i = 0; i < sb.len; i++)
+			n += sb.buf[i] == '\n';
+	strbuf_release(&sb);
+	free(path);
+	return n;
+}
+
+static char *stamp_path(const struct fixture *fx, const char *variant)
+{
+	return xasprintf("%s/build/%s/fpubench.stamp", fx->cache, variant);
+}
+
+static void test_build_is_used_only_with_its_stamp(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "reuse");
+	struct kernel_build *b = NULL;
+
+	assert_int_equal(build(fx, "reuse", frag, &b), 0);
+	assert_true(b->rebuilt);
+	assert_int_equal(mode_of(b->dir), KERNEL_CACHE_DIR_MODE);
+	assert_int_equal(mode_of(stamp), KERNEL_CACHE_FILE_MODE);
+	kernel_build_free(b);
+	assert_int_equal(build(fx, "reuse", frag, &b), 0);
+	assert_false(b->rebuilt);
+	kernel_build_free(b);
+	assert_int_equal(builds_of(fx, "reuse"), 1);
+
+	/* A stamp of another build, as an older config's or bench's, is not this build. */
+	assert_int_equal(file_write_atomic(stamp, "0123456789abcdef", 16), 0);
+	assert_int_equal(build(fx, "reuse", frag, &b), 0);
+	assert_true(b->rebuilt);
+	kernel_build_free(b);
+	assert_int_equal(builds_of(fx, "reuse"), 2);
+	free(stamp);
+	free(frag);
+}
+
+static void test_failed_build_leaves_no_stamp(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "fail");
+	struct kernel_build *b = NULL;
+
+	assert_int_equal(build(fx, "fail", frag, &b), 0);
+	kernel_build_free(b);
+	setenv("FAKE_FAIL", "build", 1);
+	/* The same build id again would be reused; another one builds. */
+	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
+	int err = build(fx, "fail", other, &b);
+	unsetenv("FAKE_FAIL");
+	assert_int_equal(err, ERR_BUILD);
+	assert_non_null(strstr(error_last(), "kernel build of variant 'fail' failed; see '"));
+	assert_false(file_exists(stamp));
+	assert_null(kernel_build_existing(fx->tree, "fail"));
+
+	/* Nor is the earlier build it replaced used any more. */
+	assert_int_equal(build(fx, "fail", frag, &b), 0);
+	assert_true(b->rebuilt);
+	kernel_build_free(b);
+	free(other);
+	free(stamp);
+	free(frag);
+}
+
+struct build_args {
+	const struct fixture *fx;
+	const char *fragment;
+};
+
+static int build_full(void *arg)
+{
+	const struct build_args *a = arg;
+	struct kernel_build *b = NULL;
+	int err = kernel_build(a->fx->tree, "full", &a->fx->tree->base, a->fragment, 1, NULL, &b);
+
+	kernel_build_free(b);
+	return err;
+}
+
+static void test_build_on_full_disk_leaves_no_stamp(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "full");
+	char *bzimage = xasprintf("%s/build/full/arch/x86/boot/bzImage", fx->cache), msg[1024];
+	struct build_args a = { fx, frag };
+	struct kernel_build *b = NULL;
+
+	setenv("FAKE_SIZE", "262144", 1);
+	int err = fsize_run(64 * 1024, build_full, &a, msg, sizeof(msg));
+	unsetenv("FAKE_SIZE");
+	assert_int_equal(err, ERR_BUILD);
+	assert_non_null(strstr(msg, "kernel build of variant 'full' failed"));
+	/* A bzImage cut short is there, but without its stamp it is never booted. */
+	assert_true(file_exists(bzimage));
+	assert_false(file_exists(stamp));
+
+	assert_int_equal(build(fx, "full", frag, &b), 0);
+	assert_true(b->rebuilt);
+	assert_true(file_exists(stamp));
+	kernel_build_free(b);
+	free(bzimage);
+	free(stamp);
+	free(frag);
+}
+
+static void test_failed_configure_is_done_again(void **state)
+{
+	struct fixture *fx = *state;
+	char *a = fragment_path(fx, "a.config", "CONFIG_X87=y\n");
+	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
+	struct kernel_build *b = NULL;
+
+	assert_int_equal(build(fx, "cfg", a, &b), 0);
+	kernel_build_free(b);
+	/* Killed or out of disk half way, after tinyconfig replaced a's .config. */
+	setenv("FAKE_FAIL", "config", 1);
+	int err = build(fx, "cfg", other, &b);
+	unsetenv("FAKE_FAIL");
+	assert_int_equal(err, ERR_BUILD);
+	assert_non_null(strstr(error_last(), "cannot configure variant 'cfg'; see '"));
+
+	/* a's config stamp must not vouch for that .config now. */
+	assert_int_equal(build(fx, "cfg", a, &b), 0);
+	assert_true(b->rebuilt);
+	kernel_build_free(b);
+	free(other);
+	free(a);
+}
+
+static void test_option_dropped_by_the_build_is_caught(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "drop");
+	struct kernel_build *b = NULL;
+
+	/* make reruns Kconfig when a Kconfig file changed, after the first check. */
+	setenv("FAKE_DROP", "CONFIG_X87", 1);
+	int err = build(fx, "drop", frag, &b);
+	unsetenv("FAKE_DROP");
+	assert_int_equal(err, ERR_CONFIG);
+	char *want = xasprintf("config option 'CONFIG_X87=y' from '%s' was dropped (not in the final .config)",
+			       frag);
+	assert_string_equal(error_last(), want);
+	assert_false(file_exists(stamp));
+	assert_int_equal(builds_of(fx, "drop"), 1);
+
+	/* The next run says so again at once, without building. */
+	assert_int_equal(build(fx, "drop", frag, &b), ERR_CONFIG);
+	assert_string_equal(error_last(), want);
+	assert_false(file_exists(stamp));
+	assert_int_equal(builds_of(fx, "drop"), 1);
+	free(want);
+	free(stamp);
+	free(frag);
+}
+
+static void test_config_check(void **state)
+{
+	const char *fragment = "# a comment\n"
+			       "CONFIG_A=y\n"
+			       "# CONFIG_B is not set\n"
+			       "CONFIG_C=\"text\"\n";
+
+	(void)state;
+	assert_int_equal(kernel_config_check("f", fragment,
+					     "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=\"text\"\n"), 0);
+	/* An unset option may also be absent. */
+	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_C=\"text\"\nCONFIG_A=y\n"), 0);
+	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_C=\"text\"\n"), ERR_CONFIG);
+	assert_string_equal(error_last(),
+			    "config option 'CONFIG_A=y' from 'f' was dropped (not in the final .config)");
+	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=\"text\"\n"),
+			 ERR_CONFIG);
+	assert_non_null(strstr(error_last(), "'# CONFIG_B is not set'"));
+	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_AB=y\nCONFIG_A=m\nCONFIG_C=\"text\"\n"),
+			 ERR_CONFIG);
+	assert_non_null(strstr(error_last(), "has 'CONFIG_A=m'"));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pristine_commit_keeps_ignored_files),
+		cmocka_unit_test(test_mail_patch_becomes_commit_with_its_author),
+		cmocka_unit_test(test_plain_and_git_diffs_give_the_same_tree),
+		cmocka_unit_test(test_patch_that_does_not_apply_names_file),
+		cmocka_unit_test(test_missing_tarball),
+		cmocka_unit_test_setup_teardown(test_stale_index_lock_is_removed, setup, teardown),
+		cmocka_unit_test(test_cache_lock_waits_for_holder),
+		cmocka_unit_test(test_cache_lock_wait_is_interrupted),
+		cmocka_unit_test(test_extract_on_full_disk_leaves_no_tree),
+		cmocka_unit_test(test_truncated_tarball_leaves_no_tree),
+		cmocka_unit_test(test_damaged_tree_is_extracted_again),
+		cmocka_unit_test(test_build_is_used_only_with_its_stamp),
+		cmocka_unit_test(test_failed_build_leaves_no_stamp),
+		cmocka_unit_test(test_build_on_full_disk_leaves_no_stamp),
+		cmocka_unit_test(test_failed_configure_is_done_again),
+		cmocka_unit_test(test_option_dropped_by_the_build_is_caught),
+		cmocka_unit_test(test_config_check),
+	};
+	int failed;
+
+	git_libgit2_init();
+	failed = cmocka_run_group_tests(tests, setup, teardown);
+	git_libgit2_shutdown();
+	return failed;
+}

@@ -1,0 +1,231 @@
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "cmd/cmd.h"
+#include "provenance/provenance.h"
+#include "lib/error.h"
+#include "test_provenance_repo.h"
+
+#define SEED_ID "1302106003-366952-1-git-send-email-hans.rosenfeld@amd.com"
+
+struct fixture {
+	char *dir;
+	git_repository *repo;
+	git_oid commits[NCOMMITS];
+	char hex[NCOMMITS][GIT_OID_HEXSZ + 1];
+	char *json;
+	char *out;
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = xcalloc(1, sizeof(*fx));
+	struct archive a = ARCHIVE_INIT;
+
+	git_libgit2_init();
+	fx->repo = test_repo_new(&fx->dir);
+	test_story_archive(&a);
+	test_story_commits(fx->repo, &a, fx->commits);
+	archive_release(&a);
+	for (int i = 0; i < NCOMMITS; i++)
+		git_oid_tostr(fx->hex[i], sizeof(fx->hex[i]), &fx->commits[i]);
+	fx->json = xasprintf("%s/report.json", fx->dir);
+	fx->out = xasprintf("%s/stdout", fx->dir);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	git_repository_free(fx->repo);
+	test_rmtree(fx->dir);
+	free(fx->dir);
+	free(fx->json);
+	free(fx->out);
+	free(fx);
+	git_libgit2_shutdown();
+	return 0;
+}
+
+/* Runs the command line with stdout in fx->out; returns the exit status. */
+static int run(struct fixture *fx, const char *const *args)
+{
+	char *argv[40] = { "fpubench" };
+	int argc = 1, saved, fd, status;
+
+	while (args[argc - 1]) {
+		argv[argc] = (char *)args[argc - 1];
+		argc++;
+	}
+	argv[argc] = NULL;
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(fx->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 1);
+	close(fd);
+	status = cmd_main(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	return status;
+}
+
+static char *slurp(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(file_read(path, &sb), 0);
+	return strbuf_detach(&sb);
+}
+
+#define ARCHIVES "--archive", FIXTURES "series.mbox", "--archive", FIXTURES "resend.mbox", \
+	"--archive", FIXTURES "multipart-crlf.mbox", "--archive", FIXTURES "maintainer-edit.mbox", \
+	"--archive", FIXTURES "seed.mbox"
+
+static void test_the_seed_commit_without_an_archive(void **state)
+{
+	struct fixture *fx = *state;
+	const char *args[] = { "provenance", "--repo", fx->dir, "--json", fx->json, fx->hex[G], NULL };
+
+	assert_int_equal(run(fx, args), 0);
+	char *out = slurp(fx->out), *json = slurp(fx->json);
+	assert_non_null(strstr(out, "-> https://lore.kernel.org/r/" SEED_ID "\n"));
+	assert_non_null(strstr(out, "introduced by 58a992b9cbaf (\"x86-32, fpu: Rewrite fpu_save_init()\")"));
+	assert_non_null(strstr(out, "Patch-id:      b36bcaa6f6a00ea722b7b6043511f6fac8bdd5b3"));
+	assert_non_null(strstr(json, "\"links\": [\"http://lkml.kernel.org/r/" SEED_ID "\"]"));
+	assert_non_null(strstr(json, "\"message_ids\": [\"" SEED_ID "\"]"));
+	assert_non_null(strstr(json, "\"lore_urls\": [\"https://lore.kernel.org/r/" SEED_ID "\"]"));
+	assert_non_null(strstr(json, "\"patch_id\": \"b36bcaa6f6a00ea722b7b6043511f6fac8bdd5b3\""));
+	assert_non_null(strstr(json, "\"kind\": \"introduced-by\""));
+	assert_non_null(strstr(json, "\"postings\": []"));
+	free(out);
+	free(json);
+}
+
+static void test_the_chain_with_the_fixtures_as_archives(void **state)
+{
+	struct fixture *fx = *state;
+	const char *args[] = { "provenance", "--repo", fx->dir, ARCHIVES, "--json", fx->json,
+			       fx->hex[A], NULL };
+
+	assert_int_equal(run(fx, args), 0);
+	char *out = slurp(fx->out), *json = slurp(fx->json);
+	assert_non_null(strstr(out, "Versions:      v1 2024-01-01, 3 replies: "
+				    "https://lore.kernel.org/r/20240101100000.1000-1-ada@example.org\n"));
+	assert_non_null(strstr(out, "  since v1: 5 lines differ in arch/x86/kernel/fpu/core.c\n"));
+	assert_non_null(strstr(out, "names the final version (v3); 2 earlier versions with review "
+				    "discussion are not reachable from it: v1 (3 replies), v2 (1 reply)"));
+	assert_non_null(strstr(json, "\"method\": \"message-id\", \"confidence\": 1.00"));
+	assert_non_null(strstr(json, "\"link_quality\": {\"link\": \"final\", "
+				     "\"unreached_reviewed_versions\": 2}"));
+	assert_non_null(strstr(json, "\"review_tags\": [\"Reviewed-by: Bob Reviewer <bob@example.org>\"]"));
+	free(out);
+	free(json);
+}
+
+static size_t count(const char *haystack, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = haystack; (p = strstr(p, needle)); p++)
+		n++;
+	return n;
+}
+
+static void test_ranges_and_repeats(void **state)
+{
+	struct fixture *fx = *state;
+	const char *range[] = { "provenance", "--repo", fx->dir, "--json", fx->json, "HEAD~3..HEAD",
+				"HEAD", NULL };
+	const char *symmetric[] = { "provenance", "--repo", fx->dir, "--json", fx->json,
+				    "HEAD...HEAD~2", NULL };
+
+	assert_int_equal(run(fx, range), 0);
+	char *json = slurp(fx->json);
+	assert_int_equal(count(json, "\"commit\": "), 3);
+	/* Newest first, as git log lists them. */
+	assert_true(strstr(json, fx->hex[G]) < strstr(json, fx->hex[E]));
+	free(json);
+	assert_int_equal(run(fx, symmetric), 0);
+	json = slurp(fx->json);
+	assert_int_equal(count(json, "\"commit\": "), 2);
+	free(json);
+}
+
+static void test_list(void **state)
+{
+	struct fixture *fx = *state;
+	const char *args[] = { "provenance", ARCHIVES, "--list", "--json", fx->json, NULL };
+
+	assert_int_equal(run(fx, args), 0);
+	char *json = slurp(fx->json), *out = slurp(fx->out);
+	assert_int_equal(count(json, "\"message_id\": "), 19);
+	assert_non_null(strstr(json, "{\"message_id\": \"20240108100000.2000-1-ada@example.org\", "
+				     "\"subject\": \"[PATCH v2 1/2] x86/fpu: Use FNSAVE for the legacy save path\", "
+				     "\"normalized_subject\": \"x86/fpu: Use FNSAVE for the legacy save path\", "
+				     "\"version\": 2, \"index\": 1, \"total\": 2"));
+	assert_non_null(strstr(json, "\"in_reply_to\": \"20240108100000.2000-0-ada@example.org\", "
+				     "\"has_patch\": true, \"patch_id\": \"0e27277f"));
+	assert_int_equal(count(out, "\n"), 19);
+	free(json);
+	free(out);
+}
+
+static void test_usage_and_input_errors(void **state)
+{
+	struct fixture *fx = *state;
+	const char *no_rev[] = { "provenance", "--repo", fx->dir, NULL };
+	const char *list_no_archive[] = { "provenance", "--list", NULL };
+	const char *list_and_rev[] = { "provenance", "--list", ARCHIVES, "HEAD", NULL };
+	const char *bad_option[] = { "provenance", "--frobnicate", NULL };
+	const char *bad_rev[] = { "provenance", "--repo", fx->dir, "no-such-branch", NULL };
+	const char *no_repo[] = { "provenance", "--repo", "/nonexistent/repo", "HEAD", NULL };
+	const char *no_archive[] = { "provenance", "--repo", fx->dir, "--archive",
+				     FIXTURES "absent.mbox", "HEAD", NULL };
+
+	assert_int_equal(run(fx, no_rev), EXIT_USAGE);
+	assert_int_equal(run(fx, list_no_archive), EXIT_USAGE);
+	assert_int_equal(run(fx, list_and_rev), EXIT_USAGE);
+	assert_int_equal(run(fx, bad_option), EXIT_USAGE);
+	assert_int_equal(run(fx, bad_rev), EXIT_USAGE);
+	assert_non_null(strstr(error_last(), "unknown revision 'no-such-branch'"));
+	assert_int_equal(run(fx, no_repo), EXIT_NOTFOUND);
+	assert_non_null(strstr(error_last(), "cannot open repository '/nonexistent/repo'"));
+	assert_int_equal(run(fx, no_archive), EXIT_NOTFOUND);
+	assert_non_null(strstr(error_last(), "cannot read archive '" FIXTURES "absent.mbox'"));
+}
+
+static void test_commit_json_for_a_results_cell(void **state)
+{
+	struct fixture *fx = *state;
+	struct strbuf sb = STRBUF_INIT;
+	git_oid unknown;
+
+	assert_int_equal(provenance_commit_json(fx->repo, &fx->commits[G], &sb), 0);
+	assert_true(sb.buf[0] == '{' && sb.buf[sb.len - 1] == '}');
+	assert_non_null(strstr(sb.buf, "\"lore_urls\": [\"https://lore.kernel.org/r/" SEED_ID "\"]"));
+	assert_non_null(strstr(sb.buf, "\"patch_id\": \"b36bcaa6f6a00ea722b7b6043511f6fac8bdd5b3\""));
+	assert_null(strstr(sb.buf, "postings"));
+	assert_int_equal(git_oid_fromstr(&unknown, "0123456789012345678901234567890123456789"), 0);
+	assert_int_equal(provenance_commit_json(fx->repo, &unknown, &sb), ERR_NOTFOUND);
+	strbuf_release(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_the_seed_commit_without_an_archive),
+		cmocka_unit_test(test_the_chain_with_the_fixtures_as_archives),
+		cmocka_unit_test(test_ranges_and_repeats),
+		cmocka_unit_test(test_list),
+		cmocka_unit_test(test_usage_and_input_errors),
+		cmocka_unit_test(test_commit_json_for_a_results_cell),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

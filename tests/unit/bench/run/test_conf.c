@@ -1,0 +1,391 @@
+/*
+ * The config file parser: good files, each kind of bad input with its
+ * exact message, and the real bench/fpubench.conf against the built-in
+ * defaults it must reproduce (cpu.c's setups, the bench's premise).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "run/conf.h"
+#include "boot/cpu.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
+
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* main() sets it, so that `~/` expands the same everywhere. */
+#define HOME "/home/me"
+
+static struct conf *parse_ok(const char *path, const char *text)
+{
+	struct conf *c = NULL;
+
+	assert_int_equal(conf_parse(&c, path, text, strlen(text)), 0);
+	assert_non_null(c);
+	return c;
+}
+
+static void test_every_section(void **state)
+{
+	static const char text[] =
+		"# a comment\r\n"
+		"; another\r\n"
+		"\r\n"
+		"[run]\r\n"
+		"  results = out  \r\n"
+		"cache=/var/cache/fpubench\r\n"
+		"series = ~/patches\r\n"
+		"jobs = 8\r\n"
+		"timeout = 12.5\r\n"
+		"[tree debian]\r\n"
+		"source = debian\r\n"
+		"tarball = src/linux.tar.xz\r\n"
+		"[tree linus]\r\n"
+		"source = git\r\n"
+		"repo = /srv/linux\r\n"
+		"branch = master\r\n"
+		"[ cpu ]\r\n"
+		"setup = 486\r\n"
+		"setup = pentium3:nofxsr\r\n"
+		"[tests]\r\n"
+		"test = fpu_seed\r\n"
+		"test = fpu_survive\r\n"
+		"[expect]\r\n"
+		"unpatched fsave fpu_seed = crash\r\n"
+		"*\tfxsave  fpu_*   =   skip\r\n"
+		"* any * = pass\r\n"
+		"[host a]\r\n"
+		"uri = qemu:///system\r\n"
+		"jobs = 2\r\n"
+		"[host b.2]\r\n"
+		"uri = qemu+ssh://b/system\r\n"
+		"stage = /var/tmp/fpb\r\n";
+	struct conf *c;
+
+	(void)state;
+	c = parse_ok("/etc/fpubench/x.conf", text);
+	assert_string_equal(c->path, "/etc/fpubench/x.conf");
+	assert_string_equal(c->results, "/etc/fpubench/out");
+	assert_string_equal(c->cache, "/var/cache/fpubench");
+	assert_string_equal(c->series, HOME "/patches");
+	assert_int_equal(c->jobs, 8);
+	assert_true(c->timeout_s == 12.5);
+
+	assert_int_equal(c->ntrees, 2);
+	assert_string_equal(c->trees[0].name, "debian");
+	assert_int_equal(c->trees[0].source, CONF_TREE_DEBIAN);
+	assert_string_equal(c->trees[0].tarball, "/etc/fpubench/src/linux.tar.xz");
+	assert_null(c->trees[0].repo);
+	assert_string_equal(c->trees[1].name, "linus");
+	assert_int_equal(c->trees[1].source, CONF_TREE_GIT);
+	assert_string_equal(c->trees[1].repo, "/srv/linux");
+	assert_string_equal(c->trees[1].branch, "master");
+	assert_null(c->trees[1].tarball);
+
+	assert_int_equal(c->nsetups, 2);
+	assert_string_equal(c->setups[0], "486");
+	assert_string_equal(c->setups[1], "pentium3:nofxsr");
+	assert_int_equal(c->ntests, 2);
+	assert_string_equal(c->tests[1], "fpu_survive");
+
+	assert_int_equal(c->nexpects, 3);
+	assert_string_equal(c->expects[1].variant, "*");
+	assert_int_equal(c->expects[1].fpu, EXPECT_FPU_FXSAVE);
+	assert_string_equal(c->expects[1].test, "fpu_*");
+	assert_int_equal(c->expects[1].status, VERDICT_SKIP);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "unpatched", true, "fpu_seed")->status, VERDICT_CRASH);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "unpatched", false, "fpu_seed")->status, VERDICT_SKIP);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "patched", true, "fpu_seed")->status, VERDICT_PASS);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "patched", false, "x86_test_FCMOV")->status, VERDICT_PASS);
+
+	assert_int_equal(c->nhosts, 2);
+	assert_string_equal(c->hosts[0].name, "a");
+	assert_string_equal(c->hosts[0].uri, "qemu:///system");
+	assert_int_equal(c->hosts[0].jobs, 2);
+	assert_string_equal(c->hosts[1].name, "b.2");
+	assert_null(c->hosts[0].stage);
+	assert_string_equal(c->hosts[1].stage, "/var/tmp/fpb");
+	assert_int_equal(c->hosts[1].jobs, 0);
+	conf_free(c);
+}
+
+static void test_defaults_and_relative_anchors(void **state)
+{
+	struct conf *c;
+
+	(void)state;
+	/* An empty file is a valid one: everything takes its default. */
+	c = parse_ok("x.conf", "");
+	assert_null(c->results);
+	assert_int_equal(c->jobs, 0);
+	assert_true(c->timeout_s == 0);
+	assert_int_equal(c->nsetups + c->ntests + c->nexpects + c->nhosts, 0);
+	assert_int_equal(c->ntrees, 1);
+	assert_string_equal(c->trees[0].name, "debian");
+	assert_int_equal(c->trees[0].source, CONF_TREE_DEBIAN);
+	assert_null(c->trees[0].tarball);
+	assert_null(expect_find(c->expects, c->nexpects, "patched", true, "fpu_seed"));
+	conf_free(c);
+
+	/* A file in the working directory: relative paths stay relative to it. */
+	c = parse_ok("x.conf", "[run]\nresults = out\n");
+	assert_string_equal(c->results, "out");
+	conf_free(c);
+	c = parse_ok("etc/sub/x.conf", "\xef\xbb\xbf[run]\nresults = ../out\ncache = /abs");
+	assert_string_equal(c->results, "etc/sub/../out");
+	assert_string_equal(c->cache, "/abs");
+	conf_free(c);
+	c = parse_ok("/x.conf", "[tree t]\nsource = git\nrepo = linux\n");
+	assert_string_equal(c->trees[0].repo, "/linux");
+	assert_null(c->trees[0].branch);
+	conf_free(c);
+	conf_free(NULL);
+}
+
+struct bad {
+	const char *text;
+	const char *message;
+};
+
+static void test_bad_inputs_name_file_and_line(void **state)
+{
+	static const struct bad bad[] = {
+		{ "[run]\njbos = 4\n", "'x.conf' line 2: unknown key 'jbos' in [run]" },
+		{ "[tree a]\nsource = debian\nuri = x\n", "'x.conf' line 3: unknown key 'uri' in [tree a]" },
+		{ "[run\n", "'x.conf' line 1: missing ']' in '[run'" },
+		{ "[run] # why\n", "'x.conf' line 1: text after ']' in '[run] # why'" },
+		{ "[]\n", "'x.conf' line 1: no section name in '[]'" },
+		{ "[runs]\n", "'x.conf' line 1: unknown section '[runs]'" },
+		{ "[run x]\n", "'x.conf' line 1: expected '[run]'" },
+		{ "[tree]\n", "'x.conf' line 1: expected '[tree NAME]'" },
+		{ "[host a b]\n", "'x.conf' line 1: expected '[host NAME]'" },
+		{ "[tree a/b]\n", "'x.conf' line 1: bad tree name 'a/b' (letters, digits, '.', '_' and '-')" },
+		{ "[run]\n[cpu]\n[run]\n", "'x.conf' line 3: section [run] defined twice" },
+		{ "jobs = 4\n", "'x.conf' line 1: 'jobs = 4' is before any [section]" },
+		{ "[run]\njobs 4\n", "'x.conf' line 2: expected 'KEY = VALUE' in [run], not 'jobs 4'" },
+		{ "[run]\n= 4\n", "'x.conf' line 2: no key before '=' in [run]" },
+		{ "[run]\nresults =\n", "'x.conf' line 2: key 'results' in [run] has no value" },
+		{ "[run]\njobs = 2\n\njobs = 3\n",
+		  "'x.conf' line 4: key 'jobs' given twice in [run] (first on line 2)" },
+		{ "[tree a]\nsource = debian\nsource = git\n",
+		  "'x.conf' line 3: key 'source' given twice in [tree a] (first on line 2)" },
+		{ "[run]\njobs = four\n", "'x.conf' line 2: bad jobs 'four' in [run] (expected 1 to 1024)" },
+		{ "[run]\njobs = 0\n", "'x.conf' line 2: bad jobs '0' in [run] (expected 1 to 1024)" },
+		{ "[run]\njobs = -3\n", "'x.conf' line 2: bad jobs '-3' in [run] (expected 1 to 1024)" },
+		{ "[run]\njobs = 1025\n", "'x.conf' line 2: bad jobs '1025' in [run] (expected 1 to 1024)" },
+		{ "[run]\njobs = 99999999999999999999\n",
+		  "'x.conf' line 2: bad jobs '99999999999999999999' in [run] (expected 1 to 1024)" },
+		{ "[host h]\nuri = u\njobs = 4 # four\n",
+		  "'x.conf' line 3: bad jobs '4 # four' in [host h] (expected 1 to 1024)" },
+		{ "[run]\ntimeout = 0\n",
+		  "'x.conf' line 2: bad timeout '0' in [run] (expected seconds above 0, at most 86400)" },
+		{ "[run]\ntimeout = -1\n",
+		  "'x.conf' line 2: bad timeout '-1' in [run] (expected seconds above 0, at most 86400)" },
+		{ "[run]\ntimeout = nan\n",
+		  "'x.conf' line 2: bad timeout 'nan' in [run] (expected seconds above 0, at most 86400)" },
+		{ "[run]\ntimeout = inf\n",
+		  "'x.conf' line 2: bad timeout 'inf' in [run] (expected seconds above 0, at most 86400)" },
+		{ "[run]\ntimeout = 10s\n",
+		  "'x.conf' line 2: bad timeout '10s' in [run] (expected seconds above 0, at most 86400)" },
+		{ "[expect]\n* any * = passed\n",
+		  "'x.conf' line 2: unknown verdict 'passed' in [expect] "
+		  "(expected pass, skip, fail, timeout, crash or error)" },
+		{ "[expect]\n* x87 * = pass\n",
+		  "'x.conf' line 2: unknown fpu 'x87' in [expect] (expected fsave, fxsave or any)" },
+		{ "[expect]\n* * = pass\n", "'x.conf' line 2: expected 'VARIANT FPU TEST = STATUS' in [expect]" },
+		{ "[expect]\n* any * * = pass\n",
+		  "'x.conf' line 2: expected 'VARIANT FPU TEST = STATUS' in [expect]" },
+		{ "[expect]\n* any * pass\n", "'x.conf' line 2: expected 'VARIANT FPU TEST = STATUS' in [expect]" },
+		{ "[cpu]\nsetup = 486,fxsr\n",
+		  "'x.conf' line 2: cpu setup '486,fxsr': feature 'fxsr' needs a + or - and a name" },
+		{ "[cpu]\nsetup = 486\nsetup = 486\n", "'x.conf' line 3: cpu setup '486' listed twice in [cpu]" },
+		{ "[tests]\ntest = a\ntest = a\n", "'x.conf' line 3: test 'a' listed twice in [tests]" },
+		{ "[tree a]\nsource = svn\n",
+		  "'x.conf' line 2: unknown source 'svn' in [tree a] (expected debian or git)" },
+		{ "\n[tree a]\ntarball = t\n[cpu]\n", "'x.conf' line 2: tree 'a' has no source (debian or git)" },
+		{ "[tree a]\nsource = git\n", "'x.conf' line 1: tree 'a' has source = git but no repo" },
+		{ "[tree a]\nsource = git\nrepo = r\ntarball = t\n",
+		  "'x.conf' line 4: key 'tarball' in [tree a] is for source = debian" },
+		{ "[tree a]\nbranch = main\nsource = debian\n",
+		  "'x.conf' line 2: key 'branch' in [tree a] is for source = git" },
+		{ "[tree a]\nsource = debian\n[tree a]\nsource = debian\n",
+		  "'x.conf' line 3: tree 'a' defined twice" },
+		{ "[host a]\njobs = 1\n", "'x.conf' line 1: host 'a' has no uri" },
+		{ "[host a]\nuri = u\nstage = tmp\n",
+		  "'x.conf' line 3: stage 'tmp' in [host a] is not an absolute path" },
+		{ "[host a]\nuri = u\n[host a]\nuri = v\n", "'x.conf' line 3: host 'a' defined twice" },
+		{ "[run]\r\nresults = a\rb\r\n", "'x.conf' line 2: control character 0x0d" },
+		{ "[run]\nresults = \x1b[31m\n", "'x.conf' line 2: control character 0x1b" },
+	};
+	struct conf *c = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(conf_parse(&c, "x.conf", bad[i].text, strlen(bad[i].text)), ERR_INPUT);
+		assert_string_equal(error_last(), bad[i].message);
+		assert_null(c);
+	}
+}
+
+static void test_bytes_beyond_text(void **state)
+{
+	static const char nul[] = "[run]\nresults = a\0b\n";
+	struct strbuf big = STRBUF_INIT;
+	struct conf *c = NULL;
+
+	(void)state;
+	assert_int_equal(conf_parse(&c, "x.conf", nul, sizeof(nul) - 1), ERR_INPUT);
+	assert_string_equal(error_last(), "'x.conf' line 2: control character 0x00");
+
+	strbuf_addstr(&big, "[run]\n# ");
+	for (int i = 0; i < 4096; i++)
+		strbuf_addch(&big, 'x');
+	assert_int_equal(conf_parse(&c, "x.conf", big.buf, big.len), ERR_INPUT);
+	assert_string_equal(error_last(), "'x.conf' line 2: line longer than 4096 bytes");
+
+	strbuf_reset(&big);
+	while (big.len <= 1u << 20)
+		strbuf_addstr(&big, "# padding\n");
+	assert_int_equal(conf_parse(&c, "x.conf", big.buf, big.len), ERR_INPUT);
+	assert_string_equal(error_last(), "'x.conf' is larger than 1 MiB");
+	assert_null(c);
+	strbuf_release(&big);
+
+	unsetenv("HOME");
+	assert_int_equal(conf_parse(&c, "x.conf", "[run]\ncache = ~/c\n", 18), ERR_INPUT);
+	assert_string_equal(error_last(), "'x.conf' line 2: cannot expand '~/c': $HOME is not set");
+	setenv("HOME", HOME, 1);
+}
+
+static void test_load_missing_file(void **state)
+{
+	struct conf *c = NULL;
+
+	(void)state;
+	assert_int_equal(conf_load(&c, "tests/fixtures/conf/no-such.conf"), ERR_NOTFOUND);
+	assert_non_null(strstr(error_last(), "'tests/fixtures/conf/no-such.conf'"));
+	assert_null(c);
+}
+
+/* The KTAP names the guest registers, from GT_TEST("name", ...) in guest-tests/. */
+static size_t guest_test_names(char ***out)
+{
+	glob_t g;
+	char **names = NULL;
+	size_t n = 0;
+
+	assert_int_equal(glob(FPUBENCH_SRCDIR "/guest-tests/*.c", 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		struct strbuf text = STRBUF_INIT;
+
+		assert_int_equal(file_read(g.gl_pathv[i], &text), 0);
+		for (const char *p = text.buf; (p = strstr(p, "GT_TEST(\"")); ) {
+			const char *name = p + strlen("GT_TEST(\"");
+			const char *end = strchr(name, '"');
+
+			assert_non_null(end);
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xstrndup(name, (size_t)(end - name));
+			p = end;
+		}
+		strbuf_release(&text);
+	}
+	globfree(&g);
+	*out = names;
+	return n;
+}
+
+static void test_default_config_is_the_default_matrix(void **state)
+{
+	static const char *const variants[] = { "patched", "unpatched" };
+	struct conf *c;
+	char **tests;
+	size_t ntests = guest_test_names(&tests);
+
+	(void)state;
+	assert_int_equal(conf_load(&c, FPUBENCH_SRCDIR "/bench/fpubench.conf"), 0);
+	assert_string_equal(c->results, FPUBENCH_SRCDIR "/bench/../results");
+	assert_string_equal(c->series, FPUBENCH_SRCDIR "/bench/../patches");
+	assert_null(c->cache);
+	assert_int_equal(c->jobs, 0);
+	assert_true(c->timeout_s == 0);
+	assert_int_equal(c->ntrees, 1);
+	assert_string_equal(c->trees[0].name, "debian");
+	assert_int_equal(c->trees[0].source, CONF_TREE_DEBIAN);
+	assert_null(c->trees[0].tarball);
+	assert_int_equal(c->ntests, 0);
+	assert_int_equal(c->nhosts, 0);
+
+	assert_int_equal(c->nsetups, cpu_default_setups_count);
+	for (size_t i = 0; i < c->nsetups; i++)
+		assert_string_equal(c->setups[i], cpu_default_setups[i]);
+
+	/*
+	 * The bench's premise: "patched" passes everywhere, "unpatched" passes
+	 * on the FXSAVE controls and crashes the seed reproducer on FSAVE.
+	 */
+	assert_true(ntests >= 11);
+	size_t crashes = 0;
+	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+		for (int fsave = 0; fsave < 2; fsave++)
+			for (size_t t = 0; t < ntests; t++) {
+				const struct expect_rule *e =
+					expect_find(c->expects, c->nexpects, variants[v], fsave, tests[t]);
+
+				assert_non_null(e);
+				if (v == 0 || !fsave)
+					assert_int_equal(e->status, VERDICT_PASS);
+				crashes += e->status == VERDICT_CRASH;
+			}
+	assert_int_equal(expect_find(c->expects, c->nexpects, "unpatched", true, "fpu_seed")->status, VERDICT_CRASH);
+	assert_true(crashes >= 1 && crashes < ntests);
+	for (size_t t = 0; t < ntests; t++)
+		free(tests[t]);
+	free(tests);
+	conf_free(c);
+}
+
+/* The fuzzer's seed configs: the good ones parse, the bad ones fail cleanly. */
+static void test_fixtures(void **state)
+{
+	glob_t g;
+	struct conf *c = NULL;
+
+	(void)state;
+	assert_int_equal(glob(FPUBENCH_SRCDIR "/tests/fixtures/conf/*.conf", 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		int err = conf_load(&c, g.gl_pathv[i]);
+
+		if (strstr(g.gl_pathv[i], "/bad-")) {
+			assert_int_equal(err, ERR_INPUT);
+			assert_non_null(strstr(error_last(), "' line "));
+		} else {
+			assert_int_equal(err, 0);
+			conf_free(c);
+		}
+		c = NULL;
+	}
+	globfree(&g);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_section),
+		cmocka_unit_test(test_defaults_and_relative_anchors),
+		cmocka_unit_test(test_bad_inputs_name_file_and_line),
+		cmocka_unit_test(test_bytes_beyond_text),
+		cmocka_unit_test(test_load_missing_file),
+		cmocka_unit_test(test_default_config_is_the_default_matrix),
+		cmocka_unit_test(test_fixtures),
+	};
+
+	setenv("HOME", HOME, 1);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
