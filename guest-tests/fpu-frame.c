@@ -182,15 +182,6 @@ static struct {
 
 static const double full_zero = 0.0;
 
-static void full_copy(void *to, const void *from, unsigned int n)
-{
-	uint8_t *t = to;
-	const uint8_t *f = from;
-
-	while (n--)
-		*t++ = *f++;
-}
-
 static void full_edit(struct _fpstate *fp)
 {
 	struct x87_fsave edited;
@@ -200,18 +191,18 @@ static void full_edit(struct _fpstate *fp)
 	full_frame.status = fp->status;
 	full_frame.magic = fp->magic;
 	if (full_frame.fxsr) {
-		full_copy(full_frame.fx_env, fx, sizeof(full_frame.fx_env));
+		fpstate_copy(full_frame.fx_env, fx, sizeof(full_frame.fx_env));
 		for (unsigned int i = 0; i < 8; i++)
-			full_copy(full_frame.fx_st[i], fx + 32 + 16 * i, 10);
-		full_copy(&full_frame.sw_bytes, &fp->sw_reserved, sizeof(full_frame.sw_bytes));
+			fpstate_copy(full_frame.fx_st[i], fx + 32 + 16 * i, 10);
+		fpstate_copy(&full_frame.sw_bytes, &fp->sw_reserved, sizeof(full_frame.sw_bytes));
 		if (fp->sw_reserved.magic1 == FP_XSTATE_MAGIC1 &&
 		    fp->sw_reserved.xstate_size > 512 && fp->sw_reserved.xstate_size < 0x10000)
-			full_copy(&full_frame.magic2, fx + fp->sw_reserved.xstate_size, 4);
+			fpstate_copy(&full_frame.magic2, fx + fp->sw_reserved.xstate_size, 4);
 	}
 	/* The header only: sigreturn folds it over the FXSR image (convert_to_fxsr()). */
 	full_build(&edited, FULL_CW_EDITED, FULL_SW_EDITED, full_edited);
-	full_copy(fp, &edited.env.cw, 12);	/* cw, sw, tag: leave the pointers */
-	full_copy(fp->_st, edited.st, sizeof(edited.st));
+	fpstate_copy(fp, &edited.env.cw, 12);	/* cw, sw, tag: leave the pointers */
+	fpstate_copy(fp->_st, edited.st, sizeof(edited.st));
 }
 
 static void full_check_tags(struct ktap *subtests, const struct x87_fsave *want,
@@ -278,17 +269,6 @@ static void full_check_pointers(struct ktap *subtests, const struct x87_fsave *c
 	ktap_check_end(subtests, &check, "frame_pointers");
 }
 
-/* The abridged tag of an FXSR image: one bit per physical register, set when not empty. */
-static uint8_t full_abridged_tag(uint32_t tag)
-{
-	uint8_t abridged = 0;
-
-	for (unsigned int p = 0; p < 8; p++)
-		if (((tag >> (2 * p)) & 3) != TAG_EMPTY)
-			abridged |= (uint8_t)(1u << p);
-	return abridged;
-}
-
 static void full_check_status(struct ktap *subtests, const struct x87_fsave *cpu,
 			      const struct x87_fsave *frame)
 {
@@ -304,14 +284,14 @@ static void full_check_status(struct ktap *subtests, const struct x87_fsave *cpu
 			  "expected frame magic 0x%04x (%s frame), got 0x%04x", want_magic,
 			  full_frame.fxsr ? "FXSR" : "FSAVE", full_frame.magic);
 	if (full_frame.fxsr) {
-		uint8_t want_ftw = full_abridged_tag(frame->env.tag);
+		uint8_t want_ftw = fpstate_abridged_tag(frame->env.tag);
 		uint32_t want_ext = sw->xstate_size + 4 + FULL_FXSR_OFFSET;
 		struct x87_fsave fx;
 		int reg = -1;
 		bool same;
 
 		for (unsigned int i = 0; i < 8; i++)
-			full_copy(fx.st[i], full_frame.fx_st[i], 10);
+			fpstate_copy(fx.st[i], full_frame.fx_st[i], 10);
 		same = full_registers_equal(frame, &fx, &reg);
 		ktap_check_expect(&check,
 				  (uint16_t)full_frame.fx_env[0] == (uint16_t)frame->env.cw &&

@@ -126,23 +126,14 @@ static const struct hostile_case *hostile_case;
 static uint8_t *hostile_page;	/* a mapped page; the next one is unmapped */
 static struct hostile_report hostile_report;
 
-static void hostile_copy(void *to, const void *from, unsigned int n)
-{
-	uint8_t *t = to;
-	const uint8_t *f = from;
-
-	while (n--)
-		*t++ = *f++;
-}
-
 /* The real image, at `to`, with the written state in its fsave header. */
 static void hostile_copy_written(uint8_t *to, const struct _fpstate *fp, unsigned int size)
 {
 	struct x87_fsave written;
 
-	hostile_copy(to, fp, size);
+	fpstate_copy(to, fp, size);
 	fpstate_build(&written, &hostile_written);
-	hostile_copy(to, &written, sizeof(written));
+	fpstate_copy(to, &written, sizeof(written));
 }
 
 static struct _fpstate *hostile_target(struct _fpstate *fp)
@@ -162,7 +153,7 @@ static struct _fpstate *hostile_target(struct _fpstate *fp)
 	case HOSTILE_UNMAPPED:
 		return (struct _fpstate *)end;
 	case HOSTILE_PAGE_CROSS:
-		hostile_copy(end - HOSTILE_CROSS_BYTES, fp, HOSTILE_CROSS_BYTES);
+		fpstate_copy(end - HOSTILE_CROSS_BYTES, fp, HOSTILE_CROSS_BYTES);
 		return (struct _fpstate *)(end - HOSTILE_CROSS_BYTES);
 	case HOSTILE_NULL:
 		return NULL;
@@ -172,8 +163,8 @@ static struct _fpstate *hostile_target(struct _fpstate *fp)
 	case HOSTILE_BAD_SW_BYTES:
 		/* magic1, extended_size, xfeatures, xstate_size: claims an impossible xstate. */
 		hostile_copy_written(aligned, fp, size);
-		hostile_copy(&((struct _fpstate *)aligned)->sw_reserved, bad_sw, sizeof(bad_sw));
-		hostile_copy(aligned + HOSTILE_FXSR_SIZE, bad_sw, sizeof(bad_sw));	/* MAGIC2's place */
+		fpstate_copy(&((struct _fpstate *)aligned)->sw_reserved, bad_sw, sizeof(bad_sw));
+		fpstate_copy(aligned + HOSTILE_FXSR_SIZE, bad_sw, sizeof(bad_sw));	/* MAGIC2's place */
 		return (struct _fpstate *)aligned;
 	case HOSTILE_MXCSR:
 		hostile_copy_written(aligned, fp, size);

@@ -183,6 +183,36 @@ static inline long sys_munmap(void *addr, size_t len)
 	return sys_call3(__NR_munmap, (long)addr, (long)len, 0);
 }
 
+static inline long sys_lseek(int fd, long offset, int whence)
+{
+	return sys_call3(__NR_lseek, fd, offset, whence);
+}
+
+static inline long sys_mkdir(const char *path, int mode)
+{
+	return sys_call3(__NR_mkdir, (long)path, mode, 0);
+}
+
+static inline long sys_rmdir(const char *path)
+{
+	return sys_call3(__NR_rmdir, (long)path, 0, 0);
+}
+
+static inline long sys_chdir(const char *path)
+{
+	return sys_call3(__NR_chdir, (long)path, 0, 0);
+}
+
+static inline long sys_unlink(const char *path)
+{
+	return sys_call3(__NR_unlink, (long)path, 0, 0);
+}
+
+static inline long sys_setrlimit(int resource, const struct rlimit *limit)
+{
+	return sys_call3(__NR_setrlimit, resource, (long)limit, 0);
+}
+
 static inline long sys_ptrace(long request, int pid, unsigned long addr, unsigned long data)
 {
 	return sys_call5(__NR_ptrace, request, pid, (long)addr, (long)data, 0);
