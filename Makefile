@@ -5,7 +5,7 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2 libcrypto sqlite3
+PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
