@@ -172,7 +172,8 @@ check "the error names the test" grep -q "test name 'fpu_seed,x' is not letters"
 
 echo "# e2e: bisect over a synthetic history of 33 commits"
 CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
-TREE="$CACHE/linux-6.1"
+# The cache keys Debian's tree by its version (trees/debian-6.1.192).
+TREE=$(ls -d "$CACHE"/trees/debian-6.1.* | tail -n 1)
 sh "$ROOT/tests/e2e/make-history.sh" "$TREE" 33
 CULPRIT=$(git -C "$TREE" rev-parse refs/fpubench/history-culprit)
 check "bisect names and verifies the culprit" \
