@@ -15,11 +15,11 @@
  * anyway.  Linux 7.1 drops the 486 choices, and later trees may drop M586.
  */
 const struct kconfig_family kconfig_families[] = {
-	{ "CONFIG_M486", 4, "i486" },
-	{ "CONFIG_M586", 5, "i586" },
-	{ "CONFIG_M586TSC", 5, "i586" },
-	{ "CONFIG_M586MMX", 5, "i586" },
-	{ "CONFIG_M686", 6, "i686" },
+	{ "CONFIG_M486", 4 },
+	{ "CONFIG_M586", 5 },
+	{ "CONFIG_M586TSC", 5 },
+	{ "CONFIG_M586MMX", 5 },
+	{ "CONFIG_M686", 6 },
 };
 const size_t kconfig_families_count = sizeof(kconfig_families) / sizeof(kconfig_families[0]);
 
@@ -38,6 +38,7 @@ static const char *const needed_options[] = {
 	"CONFIG_POSIX_TIMERS", "CONFIG_MULTIUSER",
 };
 
+/* "CONFIG_FOO=y" -> want "CONFIG_FOO=y"; "# CONFIG_FOO is not set" -> want unset. */
 static int config_line_option(const char *line, size_t len, char *name, size_t name_size,
 			      bool *want_unset)
 {

@@ -22,7 +22,6 @@ struct strlist;
 struct kconfig_family {
 	const char *option;	/* "CONFIG_M486" */
 	int family;		/* the lowest CPU family a kernel built for it runs on */
-	const char *cpu;	/* that family's name, "i486" */
 };
 
 /* Lowest first; README.md documents the table. */
