@@ -5,7 +5,7 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2 libcrypto sqlite3
+PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
@@ -121,7 +121,7 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console
 seeds_fuzz_patchfile := tests/fixtures/patches patches
-seeds_fuzz_series    := patches tests/fixtures/config
+seeds_fuzz_series    := patches tests/fixtures/config tests/fixtures/kconfig
 seeds_fuzz_mail      := tests/fixtures/provenance
 seeds_fuzz_link      := tests/fixtures/provenance
 seeds_fuzz_subject   := tests/fixtures/provenance

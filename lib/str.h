@@ -17,4 +17,11 @@ size_t str_split_words(char *s, char **words, size_t max);
 /* A copy of [p, end) without the white space (ctype_is_space) at either end. */
 char *xstrndup_trimmed(const char *p, const char *end);
 
+/*
+ * The name of names[0..n) nearest to `word` in edit distance, when it is
+ * near enough to be what was meant (at most a third of its length, and at
+ * most 3 edits); NULL otherwise.  For "did you mean" hints.
+ */
+const char *str_nearest(const char *word, const char *const *names, size_t n);
+
 #endif
