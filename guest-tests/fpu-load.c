@@ -271,4 +271,6 @@ static void load_run(struct ktap *subtests)
 	load_report(subtests, &load_sides[1], &child_result, got);
 }
 
-GT_TEST("fpu_load", 20, load_run);
+GT_TEST("fpu_load", 20, load_run,
+	"switch_fpu_prepare(), switch_fpu_finish() and the lazy restore of "
+	"arch/x86/kernel/fpu/context.h (fpregs_state_valid())");

@@ -200,14 +200,9 @@ static bool ptrace_same_bytes(const void *a, const void *b, unsigned int size)
 /* The FXSR image of an fsave image: what fxsave would store (the abridged tag word). */
 static void ptrace_to_fxsr(struct ptrace_fxsr *fx, const struct x87_fsave *image)
 {
-	uint16_t abridged = 0;
-
-	for (unsigned int reg = 0; reg < 8; reg++)
-		if (((image->env.tag >> (2 * reg)) & X87_TAG_EMPTY) != X87_TAG_EMPTY)
-			abridged |= (uint16_t)(1u << reg);
 	fx->cwd = (uint16_t)image->env.cw;
 	fx->swd = (uint16_t)image->env.sw;
-	fx->twd = abridged;
+	fx->twd = fpstate_abridged_tag(image->env.tag);
 	for (unsigned int i = 0; i < 8; i++)
 		for (unsigned int b = 0; b < 16; b++)
 			fx->st_space[i][b] = b < 10 ? image->st[i][b] : 0;
@@ -586,4 +581,7 @@ static void ptrace_run(struct ktap *subtests)
 	ptrace_report_checks(subtests, r);
 }
 
-GT_TEST("fpu_ptrace", 10, ptrace_run);
+GT_TEST("fpu_ptrace", 10, ptrace_run,
+	"fpregs_get(), fpregs_set(), xfpregs_get(), xfpregs_set(), xstateregs_get(), "
+	"xstateregs_set() in arch/x86/kernel/fpu/regset.c and ptrace_regset(): every i386 "
+	"FPU regset; fpu_clone() and __switch_to() after a syscall stop");

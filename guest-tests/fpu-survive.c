@@ -484,4 +484,7 @@ static void survive_run(struct ktap *subtests)
 	survive_run_fork_pending(subtests);
 }
 
-GT_TEST("fpu_survive", 10, survive_run);
+GT_TEST("fpu_survive", 10, survive_run,
+	"switch_fpu_prepare(), fpu_clone(), copy_fpstate_to_sigframe(), "
+	"fpu__restore_sig(): user x87 state survives switches, fork, vfork, clone, threads "
+	"and signals");
