@@ -119,11 +119,25 @@ static void build_corner_cases(struct history *h)
 	struct test_file gitlink[] = {
 		{ "sub", "1234567890123456789012345678901234567890", 0, GIT_FILEMODE_COMMIT } };
 	struct test_file gitlink_rm[] = { { "sub", NULL, 0, 0 } };
-	struct test_file bin_rm[] = { { "bin.dat", NULL, 0, 0 } };
+	/* Renames libgit2 alone shows otherwise: a binary file unchanged, symbolic links. */
+	struct test_file bin_rename[] = { { "bin.dat", NULL, 0, 0 }, { "bin2.dat", "x\0z", 3, 0 } };
+	struct test_file bin_rename_mode[] = {
+		{ "bin2.dat", NULL, 0, 0 }, { "bin3.dat", "x\0z", 3, GIT_FILEMODE_BLOB_EXECUTABLE } };
+	struct test_file links[] = {
+		{ "l/a", "d.txt", 0, GIT_FILEMODE_LINK }, { "l/b", "d.txt", 0, GIT_FILEMODE_LINK },
+		{ "l/s/a", "d.txt", 0, GIT_FILEMODE_LINK }, { "l/\xc3\xa4\t\"", "x", 0, GIT_FILEMODE_LINK } };
+	struct test_file links_rename[] = {
+		{ "l/a", NULL, 0, 0 }, { "l/b", NULL, 0, 0 }, { "l/s/a", NULL, 0, 0 },
+		{ "l/\xc3\xa4\t\"", NULL, 0, 0 }, { "m/a", "d.txt", 0, GIT_FILEMODE_LINK },
+		{ "m/b", "d.txt", 0, GIT_FILEMODE_LINK }, { "m/c", "d.txt", 0, GIT_FILEMODE_LINK },
+		{ "m/\xc3\xb6\\", "x", 0, GIT_FILEMODE_LINK } };
+	struct test_file link_retarget[] = { { "m/a", NULL, 0, 0 }, { "m/z", "e.txt", 0, GIT_FILEMODE_LINK } };
+	struct test_file bin_rm[] = { { "bin3.dat", NULL, 0, 0 } };
 	struct { struct test_file *f; size_t n; } steps[] = {
 		{ binmod, 1 }, { rename, 2 }, { rename_edit, 2 }, { rename_cut, 2 }, { mode, 1 },
 		{ empty, 1 }, { empty_rename, 2 }, { link, 1 }, { gitlink, 1 }, { gitlink_rm, 1 },
-		{ bin_rm, 1 }, { NULL, 0 },
+		{ bin_rename, 2 }, { bin_rename_mode, 2 }, { links, 4 }, { links_rename, 8 },
+		{ link_retarget, 2 }, { bin_rm, 1 }, { NULL, 0 },
 	};
 
 	h->tip = test_commit(r, NULL, root, 2, "root\n", "a", "a@x", 1700000000);
