@@ -19,7 +19,7 @@ _Static_assert(REPORT_EXCERPT_MAX * 4 <= 16384, "a console excerpt fits KCIDB's 
 #define KCIDB_CONFIG_NAME "tinyconfig+fpubench"
 
 /* Appends len bytes made safe to show, as report.h describes. */
-static void add_safe(struct strbuf *sb, const char *s, size_t len)
+void report_add_safe(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
@@ -55,7 +55,7 @@ static void add_escaped(struct strbuf *sb, const char *s, size_t len,
 
 	if (!s)
 		return;
-	add_safe(&safe, s, len);
+	report_add_safe(&safe, s, len);
 	escape(sb, safe.buf);
 	strbuf_release(&safe);
 }
@@ -144,7 +144,7 @@ static bool console_tail(const struct report_input *in, const struct matrix_cell
 	const char *start = buf, *nl = *cut ? memchr(buf, '\n', got) : NULL;
 	if (nl)
 		start = nl + 1;
-	add_safe(sb, start, got - (size_t)(start - buf));
+	report_add_safe(sb, start, got - (size_t)(start - buf));
 	return true;
 }
 
@@ -620,7 +620,7 @@ static void junit_system_out(struct strbuf *sb, const struct report_input *in,
 		strbuf_addstr(sb, "console: ");
 		xml_text(sb, c->console);
 		strbuf_addstr(sb, cut ? ", its end:\n" : ":\n");
-		/* add_safe() already ran on the tail. */
+		/* report_add_safe() already ran on the tail. */
 		strbuf_add_xml(sb, tail.buf);
 	} else {
 		strbuf_addstr(sb, "console: none readable\n");

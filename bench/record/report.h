@@ -79,6 +79,9 @@ struct report_input {
 /* The console tail shown in junit.xml and kcidb.json: where a boot went wrong. */
 #define REPORT_EXCERPT_MAX 4096
 
+/* Appends len bytes of s made safe to show, as above (before any format's escaping). */
+void report_add_safe(struct strbuf *sb, const char *s, size_t len);
+
 void report_format_html(struct strbuf *sb, const struct report_input *in);
 void report_format_junit(struct strbuf *sb, const struct report_input *in);
 void report_format_kcidb(struct strbuf *sb, const struct report_input *in);
