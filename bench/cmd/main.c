@@ -4,6 +4,7 @@
  * in the modules.
  */
 #include "bisect/bisect.h"
+#include "bisect_mail.h"
 #include "provenance/provenance.h"
 #include "lib/date.h"
 #include "lib/clock.h"
@@ -53,7 +54,7 @@ static const char usage_text[] =
 	"usage: fpubench run    [options] [--config FILE] [--variant NAME]... [--test NAME]...\n"
 	"       fpubench test   [options] [--patch FILE]... | --tree DIR [--test NAME]...\n"
 	"       fpubench bisect [options] --repo DIR --good REV --bad REV [--test NAME]...\n"
-	"                       [--runs N] [--fragment FILE]\n"
+	"                       [--runs N] [--fragment FILE] [--archive PATH]... [--config FILE]\n"
 	"       fpubench history [--cpu SETUP] [--test NAME] [--last N] [--history FILE]\n"
 	"       fpubench provenance [--repo DIR] [--archive PATH]... [--json FILE] REV|RANGE...\n"
 	"       fpubench provenance --archive PATH... --list [--json FILE]\n"
@@ -67,7 +68,8 @@ static const char usage_text[] =
 	"          as it is checked out) and runs the reproducers; exits 0 pass, 1 fail,\n"
 	"          125 untestable, 128 and up on errors: fit for `git bisect run`\n"
 	"  bisect  finds and verifies the commit between GOOD and BAD that broke the tests;\n"
-	"          exits 0 verified culprit, 2 range only, 3 ends wrong, 4 not verified\n"
+	"          exits 0 verified culprit, 2 range only, 3 ends wrong, 4 not verified;\n"
+	"          writes regression.eml, a report for the culprit's author and reviewers\n"
 	"  history past runs and their cells, newest first\n"
 	"  provenance  what each commit says of its postings (trailers, lore URL, patch-id),\n"
 	"          and with mail archives the matching postings and earlier versions\n"
@@ -88,6 +90,9 @@ static const char usage_text[] =
 	"                   bisect judge by them; repeatable\n"
 	"  --history FILE   run and history: the database (default: CACHE/history.db)\n"
 	"  --fragment FILE  bisect: the config fragment (default: PATCHES/fpu.config)\n"
+	"  --archive PATH   bisect: a mail archive (mbox, maildir, public-inbox) where the\n"
+	"                   culprit's posting is, for regression.eml to reply to; repeatable\n"
+	"  --config FILE    run: the config; bisect: its [report] from, the mail's sender\n"
 	"  --guest-dir DIR  run and test: boot DIR/init instead of the built guest's, a\n"
 	"                   testing aid (e.g. build/guest/misbehave/NAME)\n";
 
@@ -118,6 +123,9 @@ struct options {
 	size_t nextra_patches;
 	const char **tests;
 	size_t ntests;
+	const char **archives;		/* bisect: where the culprit's posting may be */
+	size_t narchives;
+	const char *report_from;	/* the config's [report] from */
 	struct conf_host *hosts;	/* from --uri */
 	size_t nhosts;
 };
@@ -156,11 +164,12 @@ static bool option_allowed(const char *command, int c)
 	if (strcmp(command, "history") == 0)
 		return strchr("ceLHC", c) != NULL;
 	switch (c) {
-	case 'v': case 'F': only = "run"; break;
+	case 'v': only = "run"; break;
+	case 'F': return strcmp(command, "run") == 0 || strcmp(command, "bisect") == 0;
 	case 'H': return strcmp(command, "run") == 0 || strcmp(command, "history") == 0;
 	case 'L': only = "history"; break;
 	case 'p': case 'd': only = "test"; break;
-	case 'R': case 'g': case 'b': case 'n': case 'f': only = "bisect"; break;
+	case 'R': case 'g': case 'b': case 'n': case 'f': case 'A': only = "bisect"; break;
 	case 'G': return strcmp(command, "bisect") != 0;
 	default: return true;
 	}
@@ -201,6 +210,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 		{ "last", required_argument, NULL, 'L' },
 		{ "test", required_argument, NULL, 'e' },
 		{ "guest-dir", required_argument, NULL, 'G' },
+		{ "archive", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -240,6 +250,7 @@ static int parse_options(struct options *o, int argc, char **argv)
 			break;
 		case 'e': push(&o->tests, &o->ntests, optarg); break;
 		case 'G': o->guest_dir = optarg; break;
+		case 'A': push(&o->archives, &o->narchives, optarg); break;
 		case 'j':
 			if ((err = parse_number("--jobs", optarg, 1, &number)) < 0)
 				return err;
@@ -591,6 +602,8 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 					strbuf_addf(&note, "%s%s %s %s", note.len ? "; " : "",
 						    cell->cpu->spec, cell->test, verdict_name(cell->status));
 				failed = true;
+				bisect_mail_note_failure(step, cell->test, cell->crash, cell->console,
+							 cell->cpu->spec);
 			}
 		}
 		step->runs++;
@@ -672,14 +685,9 @@ static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
 			       const struct bisect_step *good_end, const struct bisect_step *bad_end,
 			       const struct verification *v, const char *culprit_provenance)
 {
-	int failed = bad_end->failed_runs, total = bad_end->runs;
+	int failed, total;
 
-	for (size_t i = 0; i < b->nsteps; i++) {
-		if (b->steps[i].verdict == BISECT_BAD) {
-			failed += b->steps[i].failed_runs;
-			total += b->steps[i].runs;
-		}
-	}
+	bisect_fail_rate(b, bad_end, &failed, &total);
 	strbuf_addstr(sb, "{\n  \"good\": ");
 	json_step(sb, "", good_end, bisect_confidence(good_end->runs, failed, total));
 	strbuf_addstr(sb, ",\n  \"bad\": ");
@@ -706,19 +714,6 @@ static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
 	strbuf_addstr(sb, "\n  }\n}\n");
 }
 
-static void step_copy(struct bisect_step *to, const struct bisect_step *from)
-{
-	*to = *from;
-	to->subject = from->subject ? xstrdup(from->subject) : NULL;
-	to->note = from->note ? xstrdup(from->note) : NULL;
-}
-
-static void step_release(struct bisect_step *st)
-{
-	free(st->subject);
-	free(st->note);
-}
-
 /* Tests a commit, or takes its verdict from the bisection if it was tested there. */
 static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bisect *b,
 		     const git_oid *commit, struct bisect_step *out)
@@ -727,7 +722,7 @@ static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bi
 	git_commit *gc = NULL;
 
 	if (known) {
-		step_copy(out, known);
+		bisect_step_copy(out, known);
 		return 0;
 	}
 	memset(out, 0, sizeof(*out));
@@ -834,6 +829,66 @@ static void print_check(const char *what, bool ran, const struct bisect_step *st
 	printf("  %-40s %s\n", what, !ran ? "not run" : st->verdict == want ? "ok" : "FAILED");
 }
 
+/* A shell word: as it is when it is safe, else in single quotes. */
+static void add_shell_word(struct strbuf *sb, const char *w)
+{
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			 "_-+=/.,:@%") == strlen(w)) {
+		strbuf_addstr(sb, w);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *w; w++)
+		if (*w == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *w);
+	strbuf_addch(sb, '\'');
+}
+
+/* regression.eml for the people who must act, with the commands that show the failure. */
+static void bisect_tell(struct session *s, const struct options *o, const struct bisect *b,
+			const struct bisect_step *good_end, const struct bisect_step *bad_end,
+			const struct verification *v)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	const char *setup = v->culprit.setups ? v->culprit.setups : "";
+
+	strbuf_addstr(&cmd, "cd ");
+	add_shell_word(&cmd, o->repo);
+	strbuf_addf(&cmd, " && git checkout %.12s\nfpubench test --tree . --cpu ",
+		    git_oid_tostr_s(&b->culprit));
+	const char *sep = strstr(setup, ", ");
+	char *first = xstrndup(setup, sep ? (size_t)(sep - setup) : strlen(setup));
+	add_shell_word(&cmd, first);
+	free(first);
+	strbuf_addstr(&cmd, " --test ");
+	add_shell_word(&cmd, v->culprit.test ? v->culprit.test : "");
+	strbuf_addstr(&cmd, "\nfpubench bisect --repo ");
+	add_shell_word(&cmd, o->repo);
+	strbuf_addf(&cmd, " --good %.12s --bad %.12s", git_oid_tostr_s(&good_end->commit),
+		    git_oid_tostr_s(&bad_end->commit));
+	for (size_t i = 0; i < o->ncpus; i++) {
+		strbuf_addstr(&cmd, " --cpu ");
+		add_shell_word(&cmd, o->cpus[i]);
+	}
+	for (size_t i = 0; i < o->ntests; i++) {
+		strbuf_addstr(&cmd, " --test ");
+		add_shell_word(&cmd, o->tests[i]);
+	}
+	if (o->runs > 1)
+		strbuf_addf(&cmd, " --runs %d", o->runs);
+	struct bisect_mail in = {
+		.repo = s->tree->repo, .run_dir = s->run_dir, .b = b, .good_end = good_end,
+		.bad_end = bad_end, .culprit = &v->culprit,
+		.revert_verified = v->have_revert && v->revert.verdict == BISECT_GOOD,
+		.archives = o->archives, .narchives = o->narchives, .conf_from = o->report_from,
+		.reproduce = cmd.buf,
+	};
+	free(bisect_mail_write(&in));
+	strbuf_release(&cmd);
+}
+
 static int command_bisect(struct session *s, const struct options *o)
 {
 	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
@@ -898,12 +953,14 @@ static int command_bisect(struct session *s, const struct options *o)
 			v.culprit.verdict == BISECT_BAD && v.have_revert &&
 			v.revert.verdict == BISECT_GOOD;
 	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
+	if (v.have_parent && v.parent.verdict == BISECT_GOOD && v.culprit.verdict == BISECT_BAD)
+		bisect_tell(s, o, b, &good_end, &bad_end, &v);
 out:
-	step_release(&good_end);
-	step_release(&bad_end);
-	step_release(&v.parent);
-	step_release(&v.culprit);
-	step_release(&v.revert);
+	bisect_step_release(&good_end);
+	bisect_step_release(&bad_end);
+	bisect_step_release(&v.parent);
+	bisect_step_release(&v.culprit);
+	bisect_step_release(&v.revert);
 	bisect_free(b);
 	free(fragment);
 	return err;
@@ -912,6 +969,7 @@ out:
 /* Fills what the command line left unset from fpubench.conf. */
 static void options_from_conf(struct options *o, const struct conf *c)
 {
+	o->report_from = c->report_from;
 	if (!o->results)
 		o->results = c->results;
 	if (!o->cache)
@@ -1048,7 +1106,8 @@ int main(int argc, char **argv)
 		.runs = 1,
 	};
 	status = parse_options(&o, argc - 1, argv + 1);
-	if (status == 0 && strcmp(o.command, "run") == 0 &&
+	if (status == 0 && (strcmp(o.command, "run") == 0 ||
+			    (strcmp(o.command, "bisect") == 0 && o.conf_path)) &&
 	    (status = conf_load(&conf, o.conf_path ? o.conf_path : DEFAULT_CONF)) == 0)
 		options_from_conf(&o, conf);
 	if (status == 0) {

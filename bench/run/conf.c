@@ -16,7 +16,9 @@
 #define CONF_TIMEOUT_MAX_S 86400.0	/* a boot that may take longer is a typo */
 #define CONF_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
-enum section { SEC_NONE, SEC_RUN, SEC_TREE, SEC_CPU, SEC_TESTS, SEC_EXPECT, SEC_HOST, SEC_COUNT };
+enum section {
+	SEC_NONE, SEC_RUN, SEC_TREE, SEC_CPU, SEC_TESTS, SEC_EXPECT, SEC_HOST, SEC_REPORT, SEC_COUNT
+};
 
 static const struct {
 	const char *name;
@@ -28,12 +30,13 @@ static const struct {
 	[SEC_TESTS] = { "tests", false },
 	[SEC_EXPECT] = { "expect", false },
 	[SEC_HOST] = { "host", true },
+	[SEC_REPORT] = { "report", false },
 };
 
 enum key {
 	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT,
 	KEY_SOURCE, KEY_TARBALL, KEY_REPO, KEY_BRANCH,
-	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_COUNT
+	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_FROM, KEY_COUNT
 };
 
 /* [expect] has no fixed keys: each key is a rule. */
@@ -56,6 +59,7 @@ static const struct {
 	[KEY_URI] = { SEC_HOST, "uri", false },
 	[KEY_HOST_JOBS] = { SEC_HOST, "jobs", false },
 	[KEY_STAGE] = { SEC_HOST, "stage", false },
+	[KEY_FROM] = { SEC_REPORT, "from", false },
 };
 
 struct parser {
@@ -259,6 +263,11 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 	case KEY_TARBALL: return resolve_path(p, value, &tree->tarball);
 	case KEY_REPO: return resolve_path(p, value, &tree->repo);
 	case KEY_BRANCH: tree->branch = xstrdup(value); return 0;
+	case KEY_FROM:
+		if (!strchr(value, '@'))
+			return conf_error(p, p->line, "'from' in [report] is no mail address: '%s'", value);
+		c->report_from = xstrdup(value);
+		return 0;
 	case KEY_SETUP: return parse_setup(p, value);
 	case KEY_TEST: return parse_test(p, value);
 	case KEY_URI: host->uri = xstrdup(value); return 0;
@@ -519,6 +528,7 @@ void conf_free(struct conf *c)
 	free(c->hosts);
 	free(c->path);
 	free(c->results);
+	free(c->report_from);
 	free(c->cache);
 	free(c->series);
 	free(c);

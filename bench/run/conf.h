@@ -29,6 +29,8 @@
  *                there through libvirt, see stage.h; the default for a URI
  *                naming a remote host); repeatable sections (none: the
  *                embedded driver in the cache, two guests per core)
+ *   [report]     from = "Name <email>", the sender of regression.eml
+ *                (none: git's user.name and user.email)
  *
  * NAME is letters, digits, '.', '_' and '-'.
  *
@@ -80,6 +82,7 @@ struct conf {
 	size_t nexpects;
 	struct conf_host *hosts;
 	size_t nhosts;
+	char *report_from;	/* [report] from: "Name <email>" of regression mails; NULL: not set */
 };
 
 /*
