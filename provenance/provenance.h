@@ -46,6 +46,7 @@ int provenance_commit_json(git_repository *repo, const git_oid *commit, struct s
 struct provenance_story {
 	char *summary;		/* the commit's subject line */
 	char *lore_url;		/* of its first Link/Message-ID, or NULL */
+	char *message_id;	/* that message-id, or NULL */
 	char patch_id[GIT_OID_HEXSZ + 1];	/* "" for a merge or an empty commit */
 };
 

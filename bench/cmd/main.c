@@ -1121,7 +1121,7 @@ int main(int argc, char **argv)
 		git_libgit2_init();
 		if (strcmp(o.command, "history") == 0) {
 			status = command_history(&o);
-		} else if (conf) {
+		} else if (strcmp(o.command, "run") == 0) {
 			status = command_run(&o, conf, cache);
 		} else {
 			s.cfg = session_config_for(&o, cache, NULL);
@@ -1146,6 +1146,7 @@ int main(int argc, char **argv)
 	free(o.variants);
 	free(o.extra_patches);
 	free(o.tests);
+	free(o.archives);
 	for (size_t i = 0; i < o.nhosts; i++)
 		conf_host_release(&o.hosts[i]);
 	free(o.hosts);

@@ -136,6 +136,7 @@ static void story_read(struct kernel_story *k, git_repository *repo, const struc
 	}
 	k->p.summary = k->story.summary;
 	k->p.lore_url = k->story.lore_url;
+	k->p.message_id = k->story.message_id;
 	k->p.patch_id = *k->story.patch_id ? k->story.patch_id : NULL;
 }
 

@@ -100,8 +100,12 @@ check "the history holds both runs" sh -c "'$FPUBENCH' history --history '$HISTO
 	grep -c '^run ' | grep -qx 2"
 check "junit.xml validates" \
 	xmllint --noout --schema "$ROOT/tests/schemas/junit.xsd" "$NIGHTLY/latest/junit.xml"
-check "kcidb.json validates" "$ROOT/tests/schemas/validate-json" \
-	"$NIGHTLY/latest/kcidb.json" "$ROOT/tests/schemas/kcidb.v4.json"
+# KernelCI's published schema lives beside the repository (../shared/kcidb/README.md).
+KCIDB_SCHEMA="$ROOT/../shared/kcidb/kcidb-io.schema.v5.3.json"
+check "KCIDB's 5.3 schema is at $KCIDB_SCHEMA" test -r "$KCIDB_SCHEMA"
+check "kcidb.json validates against KCIDB 5.3" "$ROOT/tests/schemas/validate-json" \
+	"$NIGHTLY/latest/kcidb.json" "$KCIDB_SCHEMA"
+check "kcidb.json names its version" grep -q '"version": {"major": 5, "minor": 3}' "$NIGHTLY/latest/kcidb.json"
 check "report.html renders with the matrix in Chromium" \
 	"$ROOT/tests/e2e/report-browser.sh" "$NIGHTLY/latest"
 # Run 2's report and its screenshot stay as CI artefacts.

@@ -7,6 +7,7 @@
 #include "boot/cpu.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "record/kcidb.h"
 #include "record/report.h"
 #include "lib/spawn.h"
 
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #define SCHEMAS FPUBENCH_SRCDIR "/tests/schemas"
+/* KernelCI's published schema, beside the repository and not in it (../shared/kcidb/README.md). */
+#define KCIDB_SCHEMA FPUBENCH_SRCDIR "/../shared/kcidb/kcidb-io.schema.v5.3.json"
 
 /* A guest's crash title with markup, a terminal colour sequence and a byte that is no UTF-8. */
 #define EVIL_TITLE "fpu exception <script>alert(1)</script> \x1b[31mred\x1b[0m \xff in save"
@@ -295,7 +298,7 @@ static void test_text_is_made_safe(void **state)
 
 	f->cells[1].crash = "ok \xc3\xbc, c1 \xc2\x9b, nonchar \xef\xbf\xbe, overlong \xc0\xaf, "
 			    "surrogate \xed\xa0\x80, cut \xe2\x82";
-	report_format_kcidb(&sb, &f->in);
+	kcidb_format(&sb, &f->in);
 	assert_non_null(strstr(sb.buf, "\"comment\": \"ok \xc3\xbc, c1 \\\\xc2\\\\x9b, nonchar "
 				       "\\\\xef\\\\xbf\\\\xbe, overlong \\\\xc0\\\\xaf, surrogate "
 				       "\\\\xed\\\\xa0\\\\x80, cut \\\\xe2\\\\x82\""));
@@ -348,12 +351,12 @@ static void test_kcidb_validates(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	assert_int_equal(report_write(&f->in), 0);
-	assert_int_equal(validate(f, "kcidb.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_equal(validate(f, "kcidb.json", KCIDB_SCHEMA), 0);
 	read_report(f, "kcidb.json", &sb);
-	assert_non_null(strstr(sb.buf, "\"version\": {\"major\": 4, \"minor\": 3}"));
+	assert_non_null(strstr(sb.buf, "\"version\": {\"major\": 5, \"minor\": 3}"));
 	assert_int_equal(count(sb.buf, "\"checkout_id\": "), 2);
 	assert_int_equal(count(sb.buf, "\"path\": \"fpu."), 8);
-	assert_int_equal(count(sb.buf, "\"status\": \"PASS\""), 2);
+	assert_int_equal(count(sb.buf, "\"status\": \"PASS\""), 2 + 2);
 	assert_int_equal(count(sb.buf, "\"status\": \"FAIL\""), 3);
 	assert_int_equal(count(sb.buf, "\"status\": \"ERROR\""), 1);
 	assert_int_equal(count(sb.buf, "\"status\": \"MISS\""), 1);
@@ -361,7 +364,10 @@ static void test_kcidb_validates(void **state)
 	assert_int_equal(count(sb.buf, "\"waived\": true"), 1);
 	assert_non_null(strstr(sb.buf, "{\"id\": \"fpubench:r1:unpatched:pentium3.3anofxsr:fpu_seed\", "
 				       "\"build_id\": \"fpubench:r1:unpatched\", \"origin\": \"fpubench\", "
-				       "\"path\": \"fpu.fpu_seed\", \"status\": \"FAIL\", \"waived\": true"));
+				       "\"path\": \"fpu.fpu_seed\", \"status\": \"FAIL\""));
+	assert_non_null(strstr(sb.buf, "\"misc\": {\"verdict\": \"crash\", \"expected\": \"crash\", "
+				       "\"met\": true, \"waived\": true"));
+	assert_int_equal(count(sb.buf, "\"status\": \"PASS\", \"misc\": {\"variant\""), 2);
 	assert_non_null(strstr(sb.buf, "\"environment\": {\"comment\": \"CPU setup pentium3:nofxsr\", "
 				       "\"misc\": {\"cpu\": \"pentium3\", \"cmdline\": \"nofxsr\", "
 				       "\"host\": \"qemu:///system\", \"fpu_mode\": \"FSAVE\"}}"));
@@ -392,13 +398,15 @@ static void test_validators_reject_broken_reports(void **state)
 	write_mutant(f, &junit, "bad.xml", "</testsuites>", "");
 	assert_int_not_equal(validate(f, "bad.xml", SCHEMAS "/junit.xsd"), 0);
 	write_mutant(f, &kcidb, "bad.json", "\"status\": \"FAIL\"", "\"status\": \"CRASH\"");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
 	write_mutant(f, &kcidb, "bad.json", "{\"id\": \"fpubench:r1:unpatched\"", "{\"id\": \"unpatched\"");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
 	write_mutant(f, &kcidb, "bad.json", "\"minor\": 3", "\"minor\": 9");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
-	write_mutant(f, &kcidb, "bad.json", "\"waived\": true", "\"waived\": null");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
+	write_mutant(f, &kcidb, "bad.json", "\"patchset_hash\": \"\"", "\"patchset_hash\": 1");
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
+	write_mutant(f, &kcidb, "bad.json", "\"major\": 5", "\"major\": 4");
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
 	strbuf_release(&junit);
 	strbuf_release(&kcidb);
 }
