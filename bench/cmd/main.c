@@ -5,6 +5,7 @@
  */
 #include "bisect/bisect.h"
 #include "bisect_mail.h"
+#include "nightly_bisect.h"
 #include "provenance/provenance.h"
 #include "lib/date.h"
 #include "lib/clock.h"
@@ -126,6 +127,8 @@ struct options {
 	const char **archives;		/* bisect: where the culprit's posting may be */
 	size_t narchives;
 	const char *report_from;	/* the config's [report] from */
+	int bisect;			/* the config's [run] bisect: CONF_UNSET, CONF_YES, CONF_NO */
+	double bisect_budget_s;		/* [run] bisect-budget; 0: the default */
 	struct conf_host *hosts;	/* from --uri */
 	size_t nhosts;
 };
@@ -535,6 +538,15 @@ static int command_matrix(struct session *s, const struct options *o, const stru
 	}
 	if ((err = session_mark_latest(s)) < 0)
 		goto out;
+	if (tree && tree->source == CONF_TREE_GIT && new_failures && o->bisect != CONF_NO) {
+		struct nightly_bisect nb = {
+			.s = s, .rec = rec, .run = &run, .m = m, .repo = tree->repo,
+			.conf_path = o->conf_path ? o->conf_path : DEFAULT_CONF,
+			.budget_s = o->bisect_budget_s > 0 ? o->bisect_budget_s : NIGHTLY_BISECT_BUDGET_S,
+		};
+		if ((err = nightly_bisect(&nb)) < 0)
+			goto out;
+	}
 	printf("results: %s\n", s->run_dir);
 	err = exit_status_for(o, m);
 	if (err == EXIT_OK && new_failures) {
@@ -866,8 +878,10 @@ static void bisect_tell(struct session *s, const struct options *o, const struct
 	add_shell_word(&cmd, v->culprit.test ? v->culprit.test : "");
 	strbuf_addstr(&cmd, "\nfpubench bisect --repo ");
 	add_shell_word(&cmd, o->repo);
-	strbuf_addf(&cmd, " --good %.12s --bad %.12s", git_oid_tostr_s(&good_end->commit),
-		    git_oid_tostr_s(&bad_end->commit));
+	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+	strbuf_addf(&cmd, " --good %.12s --bad %.12s",
+		    git_oid_tostr(good, sizeof(good), &good_end->commit),
+		    git_oid_tostr(bad, sizeof(bad), &bad_end->commit));
 	for (size_t i = 0; i < o->ncpus; i++) {
 		strbuf_addstr(&cmd, " --cpu ");
 		add_shell_word(&cmd, o->cpus[i]);
@@ -970,6 +984,8 @@ out:
 static void options_from_conf(struct options *o, const struct conf *c)
 {
 	o->report_from = c->report_from;
+	o->bisect = c->bisect;
+	o->bisect_budget_s = c->bisect_budget_s;
 	if (!o->results)
 		o->results = c->results;
 	if (!o->cache)

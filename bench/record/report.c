@@ -250,6 +250,11 @@ static const char html_style[] =
 	".status-fail{background:#ffc56b}.status-timeout{background:#d6b3e6}\n"
 	".status-crash{background:#f29191}.status-error{background:#fff176}\n"
 	".status-none{background:#fff}\n"
+	/* A failure the plan expects is the bench working: it reads as met, its status at the edge. */
+	"td.met.status-fail,td.met.status-crash,td.met.status-timeout,td.met.status-error"
+	"{background:#b9e4b9;border-left:8px solid #d32f2f}\n"
+	".met .exp{color:#1b5e20;font-weight:700}\n"
+	"section.bisect{border:2px solid #b00020;padding:.4em 1em;margin:.6em 0;max-width:60em}\n"
 	"td.none{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eee 4px,#eee 8px)}\n"
 	/* Thirty results share the cell's width, a sparkline more than boxes. */
 	".strip{display:flex;margin-top:3px;height:9px;border:1px solid rgba(0,0,0,.4)}\n"
@@ -542,6 +547,42 @@ static void html_provenance(struct strbuf *sb, const struct report_input *in)
 	}
 }
 
+/* What the nightly's own bisections of its new failures found. */
+static void html_bisections(struct strbuf *sb, const struct report_input *in)
+{
+	if (!in->nbisections)
+		return;
+	strbuf_addstr(sb, "<h2>Bisections of the new failures</h2>\n");
+	for (size_t i = 0; i < in->nbisections; i++) {
+		const struct history_bisection *b = &in->bisections[i];
+		strbuf_addstr(sb, "<section class=\"bisect\"><p><b>");
+		xml_text(sb, b->variant);
+		strbuf_addch(sb, ' ');
+		xml_text(sb, b->cpu);
+		strbuf_addch(sb, ' ');
+		xml_text(sb, b->test);
+		strbuf_addstr(sb, "</b> between <code>");
+		strbuf_addf(sb, "%.12s</code> (good) and <code>%.12s</code> (bad): ", b->good, b->bad);
+		if (b->culprit) {
+			strbuf_addf(sb, "culprit <code class=\"culprit\">%.12s</code>", b->culprit);
+			strbuf_addf(sb, ", confidence %.0f %%", b->confidence * 100);
+			if (strcmp(b->outcome, "culprit") != 0) {
+				strbuf_addstr(sb, " (");
+				xml_text(sb, b->outcome);
+				strbuf_addch(sb, ')');
+			}
+		} else {
+			xml_text(sb, b->outcome);
+		}
+		if (b->mail) {
+			strbuf_addstr(sb, "; <a class=\"mail\" href=\"");
+			html_path_url(sb, b->mail);
+			strbuf_addstr(sb, "\">the regression report to send</a>");
+		}
+		strbuf_addstr(sb, "</p></section>\n");
+	}
+}
+
 void report_format_html(struct strbuf *sb, const struct report_input *in)
 {
 	struct hosts hosts;
@@ -558,6 +599,7 @@ void report_format_html(struct strbuf *sb, const struct report_input *in)
 	strbuf_addstr(sb, "<h2>Matrix</h2>\n");
 	html_matrix(sb, in, &hosts);
 	html_changes(sb, in->diff);
+	html_bisections(sb, in);
 	html_provenance(sb, in);
 	strbuf_addstr(sb, "</body>\n</html>\n");
 	free(hosts.uris);

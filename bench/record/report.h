@@ -71,6 +71,8 @@ struct report_input {
 	size_t nprov;
 	const char *origin;	/* KCIDB origin ([a-z0-9_]+); NULL means "fpubench" */
 	const char *tree_name;	/* KCIDB checkouts' tree_name, or NULL */
+	const struct history_bisection *bisections;	/* of new failures; mail relative to run_dir */
+	size_t nbisections;
 };
 
 /* The console tail shown in junit.xml and kcidb.json: where a boot went wrong. */

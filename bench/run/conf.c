@@ -34,7 +34,7 @@ static const struct {
 };
 
 enum key {
-	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT,
+	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT, KEY_BISECT, KEY_BISECT_BUDGET,
 	KEY_SOURCE, KEY_TARBALL, KEY_REPO, KEY_BRANCH,
 	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_FROM, KEY_COUNT
 };
@@ -50,6 +50,8 @@ static const struct {
 	[KEY_SERIES] = { SEC_RUN, "series", false },
 	[KEY_JOBS] = { SEC_RUN, "jobs", false },
 	[KEY_TIMEOUT] = { SEC_RUN, "timeout", false },
+	[KEY_BISECT] = { SEC_RUN, "bisect", false },
+	[KEY_BISECT_BUDGET] = { SEC_RUN, "bisect-budget", false },
 	[KEY_SOURCE] = { SEC_TREE, "source", false },
 	[KEY_TARBALL] = { SEC_TREE, "tarball", false },
 	[KEY_REPO] = { SEC_TREE, "repo", false },
@@ -251,6 +253,19 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 	case KEY_SERIES: return resolve_path(p, value, &c->series);
 	case KEY_JOBS: return parse_jobs(p, value, &c->jobs);
 	case KEY_TIMEOUT: return parse_timeout(p, value, &c->timeout_s);
+	case KEY_BISECT:
+		if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+			return conf_error(p, p->line, "bisect must be yes or no, not '%s'", value);
+		c->bisect = strcmp(value, "yes") == 0 ? CONF_YES : CONF_NO;
+		return 0;
+	case KEY_BISECT_BUDGET: {
+		char *end;
+		double s = strtod(value, &end);
+		if (*end || end == value || !(s > 0))
+			return conf_error(p, p->line, "bad bisect-budget '%s' (seconds, above 0)", value);
+		c->bisect_budget_s = s;
+		return 0;
+	}
 	case KEY_SOURCE:
 		if (strcmp(value, "debian") == 0)
 			tree->source = CONF_TREE_DEBIAN;
