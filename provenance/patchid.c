@@ -465,7 +465,16 @@ static int changed_paths(git_repository *repo, const git_tree *a, const git_tree
 	return err;
 }
 
+static int diff_commit(git_diff **out, git_repository *repo, const git_commit *commit,
+		       uint32_t flags);
+
 int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *commit)
+{
+	return diff_commit(out, repo, commit, GIT_DIFF_INDENT_HEURISTIC);
+}
+
+static int diff_commit(git_diff **out, git_repository *repo, const git_commit *commit,
+		       uint32_t flags)
 {
 	struct strlist paths = STRLIST_INIT;
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
@@ -476,7 +485,7 @@ int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *
 	int err = 0;
 
 	*out = NULL;
-	opts.flags |= GIT_DIFF_INDENT_HEURISTIC;
+	opts.flags |= flags;
 	find.flags = GIT_DIFF_FIND_RENAMES;
 	find.rename_threshold = RENAME_PERCENT;
 	find.rename_limit = RENAME_LIMIT;
@@ -787,5 +796,41 @@ int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *co
 		return err;
 	err = patchid_from_diff(out, repo, diff);
 	git_diff_free(diff);
+	return err;
+}
+
+/* git's defaults come first: what patchid_from_commit() gives. */
+static const struct {
+	const char *name;
+	uint32_t flags;
+} variants[PATCHID_NVARIANTS] = {
+	{ "myers", GIT_DIFF_INDENT_HEURISTIC },
+	{ "myers --no-indent-heuristic", 0 },
+	{ "patience", GIT_DIFF_PATIENCE | GIT_DIFF_INDENT_HEURISTIC },
+	{ "patience --no-indent-heuristic", GIT_DIFF_PATIENCE },
+	{ "minimal", GIT_DIFF_MINIMAL | GIT_DIFF_INDENT_HEURISTIC },
+	{ "minimal --no-indent-heuristic", GIT_DIFF_MINIMAL },
+};
+
+const char *patchid_variant_name(size_t i)
+{
+	return i < PATCHID_NVARIANTS ? variants[i].name : "?";
+}
+
+int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
+		     const git_commit *commit)
+{
+	int err = 0;
+
+	memset(out, 0, PATCHID_NVARIANTS * sizeof(*out));
+	if (git_commit_parentcount(commit) > 1)
+		return 0;
+	for (size_t i = 0; i < PATCHID_NVARIANTS && !err; i++) {
+		git_diff *diff;
+		if ((err = diff_commit(&diff, repo, commit, variants[i].flags)) < 0)
+			break;
+		err = patchid_from_diff(&out[i], repo, diff);
+		git_diff_free(diff);
+	}
 	return err;
 }

@@ -61,10 +61,12 @@ static void match_archives(struct provenance_reply *out, const struct archive *a
 		if (m->message_id) {
 			take_posting(out, m);
 			out->found_by = xasprintf(
-				"v%u, the %s of %zu version%s in the archives (found by %s, "
+				"v%u, the %s of %zu version%s in the archives (found by %s%s%s, "
 				"confidence %.2f)%s", r->versions[v].version,
 				v + 1 == r->nversions ? "last" : "one", r->nversions,
 				r->nversions == 1 ? "" : "s", match_method_name(r->postings[0].method),
+				r->postings[0].variant ? " with git diff --" : "",
+				r->postings[0].variant ? r->postings[0].variant : "",
 				r->postings[0].confidence,
 				same_patch ? ", whose patch-id is the commit's" : "");
 		}
@@ -86,7 +88,7 @@ int provenance_reply_find(struct provenance_reply *out, git_repository *repo,
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if ((err = facts_read(&f, repo, commit, narchives ? FACTS_CHANGES : 0)) < 0)
+	if ((err = facts_read(&f, repo, commit, narchives ? FACTS_CHANGES | FACTS_PATCH_VARIANTS : 0)) < 0)
 		return err;
 	out->summary = xstrdup(f->summary ? f->summary : "");
 	out->author = xasprintf("%s <%s>", f->author_name, f->author_email);

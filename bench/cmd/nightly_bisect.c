@@ -60,7 +60,7 @@ int nightly_bisect(const struct nightly_bisect *in)
 {
 	struct record_target t;
 	struct strbuf json = STRBUF_INIT;
-	char self[4096], culprit[GIT_OID_HEXSZ + 1] = "", link[256];
+	char culprit[GIT_OID_HEXSZ + 1] = "", link[256];
 	char *results = xasprintf("%s/bisect", in->s->run_dir);
 	char *log = xasprintf("%s/bisect.out", in->s->run_dir);
 	char *latest = xasprintf("%s/latest", results), *mail = NULL;
@@ -70,13 +70,8 @@ int nightly_bisect(const struct nightly_bisect *in)
 
 	if ((err = record_new_failure(in->rec, &t)) <= 0)
 		goto out;
-	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-	if (n <= 0) {
-		err = error_set_errno(ERR_GENERIC, "cannot find the bench's own executable");
-		goto out;
-	}
-	self[n] = '\0';
-	const char *argv[] = { self, "bisect", "--repo", in->repo, "--good", t.good, "--bad", t.bad,
+	/* This very binary, even if a rebuild has replaced its file since it started. */
+	const char *argv[] = { "/proc/self/exe", "bisect", "--repo", in->repo, "--good", t.good, "--bad", t.bad,
 			       "--cpu", t.cpu, "--test", t.test, "--results", results,
 			       "--cache", in->s->cfg.cache, "--config", in->conf_path, NULL };
 	printf("bisect: the new failure %s %s %s, between %.12s and %.12s (log: %s)\n", t.variant,

@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "provenance/facts.h"
+#include "provenance/match.h"
 #include "provenance/patchid.h"
 #include "test_provenance_repo.h"
 
@@ -344,6 +346,72 @@ static void test_unchanged_subtrees_are_not_read(void **state)
 	free(h.dir);
 }
 
+/*
+ * Moving a function makes myers and patience diff differently: the poster's
+ * git may have used either.  The commit's patience patch-id is git's, and
+ * a posting made with `git format-patch --patience` is found by it.
+ */
+static void test_patch_ids_under_other_diff_algorithms(void **state)
+{
+	static const char before[] = "void a()\n{\n\tfoo();\n}\n\nvoid b()\n{\n\tbar();\n}\n\n"
+				     "void c()\n{\n\tbaz();\n}\n";
+	static const char after[] = "void a()\n{\n\tfoo();\n}\n\nvoid c()\n{\n\tbaz();\n}\n\n"
+				    "void b()\n{\n\tbar();\n}\n\nvoid d()\n{\n\tqux();\n}\n";
+	struct history h;
+	struct test_file f1[] = { { "f.c", before, 0, 0 } }, f2[] = { { "f.c", after, 0, 0 } };
+	git_oid ids[PATCHID_NVARIANTS];
+	git_commit *c;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	(void)state;
+	h.repo = test_repo_new(&h.dir);
+	git_oid base = test_commit(h.repo, NULL, f1, 1, "base\n", "a", "a@x", 1700000000);
+	git_oid tip = test_commit(h.repo, &base, f2, 1, "f: move c before b\n", "Ada", "ada@x",
+				  1700000001);
+	assert_int_equal(git_commit_lookup(&c, h.repo, &tip), 0);
+	assert_int_equal(patchid_variants(ids, h.repo, c), 0);
+	git_oid_tostr(hex, sizeof(hex), &tip);
+	const char *show[] = { "git", "show", "--patience", hex, NULL };
+	char *text = test_run_git(h.dir, show, NULL), *patience = git_patch_id(text, strlen(text));
+	assert_string_equal(patchid_variant_name(2), "patience");
+	assert_string_equal(git_oid_tostr(hex, sizeof(hex), &ids[2]), patience);
+	assert_false(git_oid_equal(&ids[0], &ids[2]));
+	free(patience);
+	free(text);
+
+	/* The posting, as the poster's git made it. */
+	git_oid_tostr(hex, sizeof(hex), &tip);
+	const char *fp[] = { "git", "format-patch", "--stdout", "--patience", "-1", hex, NULL };
+	char *mbox = test_run_git(h.dir, fp, NULL);
+	struct archive a = ARCHIVE_INIT;
+	struct commit_facts *facts;
+	archive_add_mbox(&a, mbox, strlen(mbox));
+	assert_int_equal(a.nmails, 1);
+	struct match_index *idx = match_index_new(a.mails, a.nmails);
+	assert_int_equal(facts_read(&facts, h.repo, &tip, FACTS_CHANGES), 0);
+	struct match_result *r = match_commit(idx, facts);
+	/* Without the other patch-ids the subject finds it, less surely. */
+	assert_int_equal(r->npostings, 1);
+	assert_int_equal(r->postings[0].method, MATCH_SUBJECT);
+	match_result_free(r);
+	facts_free(facts);
+	assert_int_equal(facts_read(&facts, h.repo, &tip, FACTS_CHANGES | FACTS_PATCH_VARIANTS), 0);
+	r = match_commit(idx, facts);
+	assert_int_equal(r->npostings, 1);
+	assert_int_equal(r->postings[0].method, MATCH_PATCH_ID_VARIANT);
+	assert_string_equal(r->postings[0].variant, "patience");
+	assert_string_equal(match_method_name(r->postings[0].method), "patch-id-other-diff");
+	match_result_free(r);
+	facts_free(facts);
+	match_index_free(idx);
+	archive_release(&a);
+	free(mbox);
+	git_commit_free(c);
+	git_repository_free(h.repo);
+	test_rmtree(h.dir);
+	free(h.dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -353,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_libgit2_patchid_differs_from_git),
 		cmocka_unit_test(test_merges_and_empty_commits_have_none),
 		cmocka_unit_test(test_unchanged_subtrees_are_not_read),
+		cmocka_unit_test(test_patch_ids_under_other_diff_algorithms),
 	};
 	int rc;
 
