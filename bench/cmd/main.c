@@ -984,6 +984,8 @@ out:
 static void options_from_conf(struct options *o, const struct conf *c)
 {
 	o->report_from = c->report_from;
+	for (size_t i = 0; !o->narchives && i < c->narchives; i++)
+		push(&o->archives, &o->narchives, c->archives[i]);
 	o->bisect = c->bisect;
 	o->bisect_budget_s = c->bisect_budget_s;
 	if (!o->results)

@@ -36,7 +36,7 @@ static const struct {
 enum key {
 	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT, KEY_BISECT, KEY_BISECT_BUDGET,
 	KEY_SOURCE, KEY_TARBALL, KEY_REPO, KEY_BRANCH,
-	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_FROM, KEY_COUNT
+	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_FROM, KEY_ARCHIVE, KEY_COUNT
 };
 
 /* [expect] has no fixed keys: each key is a rule. */
@@ -62,6 +62,7 @@ static const struct {
 	[KEY_HOST_JOBS] = { SEC_HOST, "jobs", false },
 	[KEY_STAGE] = { SEC_HOST, "stage", false },
 	[KEY_FROM] = { SEC_REPORT, "from", false },
+	[KEY_ARCHIVE] = { SEC_REPORT, "archive", true },
 };
 
 struct parser {
@@ -285,6 +286,15 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 		return 0;
 	case KEY_SETUP: return parse_setup(p, value);
 	case KEY_TEST: return parse_test(p, value);
+	case KEY_ARCHIVE: {
+		char *path;
+		int err = resolve_path(p, value, &path);
+		if (err == 0) {
+			list_add(&c->archives, &c->narchives, path);
+			free(path);
+		}
+		return err;
+	}
 	case KEY_URI: host->uri = xstrdup(value); return 0;
 	case KEY_HOST_JOBS: return parse_jobs(p, value, &host->jobs);
 	case KEY_STAGE:
@@ -530,6 +540,9 @@ void conf_free(struct conf *c)
 		free(c->setups[i]);
 	for (size_t i = 0; i < c->ntests; i++)
 		free(c->tests[i]);
+	for (size_t i = 0; i < c->narchives; i++)
+		free(c->archives[i]);
+	free(c->archives);
 	for (size_t i = 0; i < c->nexpects; i++) {
 		free(c->expects[i].variant);
 		free(c->expects[i].test);

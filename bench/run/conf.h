@@ -32,7 +32,8 @@
  *                naming a remote host); repeatable sections (none: the
  *                embedded driver in the cache, two guests per core)
  *   [report]     from = "Name <email>", the sender of regression.eml
- *                (none: git's user.name and user.email)
+ *                (none: git's user.name and user.email); archive = PATH,
+ *                repeatable: mail archives where bisect finds the posting
  *
  * NAME is letters, digits, '.', '_' and '-'.
  *
@@ -87,6 +88,8 @@ struct conf {
 	enum { CONF_UNSET, CONF_YES, CONF_NO } bisect;	/* [run] bisect: git trees bisect unless no */
 	double bisect_budget_s;	/* [run] bisect-budget; 0: not set */
 	char *report_from;	/* [report] from: "Name <email>" of regression mails; NULL: not set */
+	char **archives;	/* [report] archive: mail archives where postings are found */
+	size_t narchives;
 };
 
 /*

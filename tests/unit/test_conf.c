@@ -242,7 +242,8 @@ static void test_bisect_and_report_keys(void **state)
 {
 	struct conf *c;
 	const char text[] = "[run]\nbisect = no\nbisect-budget = 900\n"
-			    "[report]\nfrom = Zoë Ünal <zoe@example.org>\n";
+			    "[report]\nfrom = Zoë Ünal <zoe@example.org>\narchive = /m/lkml\n"
+			    "archive = /m/x86.mbox\n";
 
 	(void)state;
 	assert_int_equal(conf_parse(&c, "x.conf", "[run]\n", 6), 0);
@@ -254,6 +255,8 @@ static void test_bisect_and_report_keys(void **state)
 	assert_int_equal(c->bisect, CONF_NO);
 	assert_true(c->bisect_budget_s == 900);
 	assert_string_equal(c->report_from, "Zoë Ünal <zoe@example.org>");
+	assert_int_equal(c->narchives, 2);
+	assert_string_equal(c->archives[1], "/m/x86.mbox");
 	conf_free(c);
 }
 
