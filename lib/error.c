@@ -46,31 +46,28 @@ void error_clear(void)
 	message[0] = '\0';
 }
 
+/* README.md "Exit statuses" documents this table; keep them together. */
+static const struct {
+	int code;
+	int status;
+} exit_table[] = {
+	{ 0, EXIT_OK },
+	{ ERR_NOTFOUND, EXIT_NOTFOUND },
+	{ ERR_USAGE, EXIT_USAGE },
+	{ ERR_APPLY, EXIT_UNTESTABLE },
+	{ ERR_BUILD, EXIT_UNTESTABLE },
+	{ ERR_CONFIG, EXIT_CONFIG },
+	{ ERR_CPU, EXIT_CPU },
+	{ ERR_CACHE, EXIT_CACHE },
+	{ ERR_LIBVIRT, EXIT_LIBVIRT },
+	{ ERR_INPUT, EXIT_INPUT },
+	{ ERR_INTERRUPTED, EXIT_INTERRUPTED },
+};
+
 int error_exit_status(int code)
 {
-	switch (code) {
-	case 0:
-		return EXIT_OK;
-	case ERR_USAGE:
-		return EXIT_USAGE;
-	case ERR_NOTFOUND:
-		return EXIT_NOTFOUND;
-	case ERR_APPLY:
-	case ERR_BUILD:
-		return EXIT_UNTESTABLE;
-	case ERR_CONFIG:
-		return EXIT_CONFIG;
-	case ERR_CPU:
-		return EXIT_CPU;
-	case ERR_CACHE:
-		return EXIT_CACHE;
-	case ERR_LIBVIRT:
-		return EXIT_LIBVIRT;
-	case ERR_INTERRUPTED:
-		return 130;
-	case ERR_INPUT:
-		return EXIT_INPUT;
-	default:
-		return EXIT_INTERNAL;
-	}
+	for (size_t i = 0; i < sizeof(exit_table) / sizeof(exit_table[0]); i++)
+		if (exit_table[i].code == code)
+			return exit_table[i].status;
+	return EXIT_INTERNAL;
 }

@@ -23,19 +23,25 @@ enum error_code {
 	ERR_INPUT = -11,	/* a named input file is malformed */
 };
 
-/* Exit statuses, documented in README.md. */
+/*
+ * Exit statuses, documented in README.md: 0 and 1 say what the kernel did,
+ * 125 that it could not be tested (`git bisect skip`), 128 and up that the
+ * bench could not do its job (`git bisect run` stops).  Commands add their
+ * own below 125 (bisect: 2-4).
+ */
 enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,	/* a cell failed or missed its expectation */
 	EXIT_UNTESTABLE = 125,	/* patch or build failed: `git bisect skip` */
-	EXIT_USAGE = 128,
-	EXIT_NOTFOUND = 129,
+	EXIT_NOTFOUND = 128,	/* a named input is missing */
+	EXIT_USAGE = 129,	/* as git's */
 	EXIT_CONFIG = 131,
 	EXIT_CPU = 132,
 	EXIT_CACHE = 133,
 	EXIT_LIBVIRT = 134,
 	EXIT_INPUT = 135,
 	EXIT_INTERNAL = 136,
+	EXIT_INTERRUPTED = 130,	/* 128 + SIGINT; a signal's own status when known */
 };
 
 /* Sets the message (printf format) and returns code, for `return error_set(...)`. */

@@ -233,3 +233,12 @@ char *path_absolute(const char *path)
 		return xstrdup(path);
 	return xasprintf("%s/%s", cwd, path);
 }
+
+int file_write_output(const char *path, const void *data, size_t len)
+{
+	if (strcmp(path, "-") != 0)
+		return file_write_atomic(path, data, len);
+	if (fwrite(data, 1, len, stdout) != len || fflush(stdout) != 0)
+		return error_set_errno(ERR_GENERIC, "cannot write to standard output");
+	return 0;
+}

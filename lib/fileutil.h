@@ -33,6 +33,12 @@ int file_write_atomic_mode(const char *path, const void *data, size_t len, mode_
 int file_write_atomic(const char *path, const void *data, size_t len);
 
 /*
+ * An output a user named on the command line: "-" is standard output,
+ * anything else is written with file_write_atomic().
+ */
+int file_write_output(const char *path, const void *data, size_t len);
+
+/*
  * An atomic write in pieces, for files too big to hold in memory first:
  * file_atomic_begin(), then any number of file_atomic_add() and
  * file_atomic_add_file(), then file_atomic_commit(), which puts the file in

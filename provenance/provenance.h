@@ -22,15 +22,26 @@
 #include "lib/strlist.h"
 
 #include <git2.h>
+#include <stdbool.h>
+
+/* What `fpubench provenance` was asked; every string is borrowed. */
+struct provenance_request {
+	const char *repo;	/* NULL: the repository around the current directory */
+	const char *const *archives;	/* mbox files, maildirs or public-inbox repositories */
+	size_t narchives;
+	const char *json;	/* also write the report as JSON there ("-": stdout), or NULL */
+	bool list;		/* list the archives' messages instead of commits */
+	const char *const *revs;	/* REV or A..B / A...B */
+	size_t nrevs;
+};
 
 /*
- * argv[0] is the subcommand's name.  Returns an exit status: 0 (also
- * for --help), or error_exit_status() of the failure after printing
- * error_last() to stderr.  It turns off libgit2's re-hashing of every
- * object read (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION), which git does
- * not do either and which costs a fifth of the time.
+ * Prints the report to stdout (and the JSON where asked); 0 or a negative
+ * error.  It turns off libgit2's re-hashing of every object read
+ * (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION), which git does not do either
+ * and which costs a fifth of the time; the caller has initialised libgit2.
  */
-int provenance_main(int argc, char **argv);
+int provenance_report(const struct provenance_request *req);
 
 /*
  * Appends one JSON object for a results.json cell: the commit, its

@@ -468,11 +468,11 @@ if wants cold; then
 fi
 
 # --- 5. Bisect over a 64-commit synthetic history in the cached tree
-# (scripts/bench-history.sh, refs of our own), against ceil(log2 64) = 6
+# (scripts/make-history.sh, refs of our own), against ceil(log2 64) = 6
 # times (an incremental build + one cell), those two from figures 3 and 1.
 if wants bisect; then
 	echo "bench: 5. bisect over 64 commits" >&2
-	sh "$ROOT/scripts/bench-history.sh" "$TREE" 64 "$HISTORY_REF"
+	sh "$ROOT/scripts/make-history.sh" "$TREE" 64 "$HISTORY_REF"
 	culprit=$(git -C "$TREE" rev-parse "$HISTORY_REF-culprit")
 	i=1
 	while [ "$i" -le "$BIG_RUNS" ]; do
@@ -720,7 +720,7 @@ EOF
 		set -- $split
 		cat <<EOF
 
-**5. Bisect.** \`scripts/bench-history.sh\` makes $HISTORY_REF: 64 commits on
+**5. Bisect.** \`scripts/make-history.sh\` makes $HISTORY_REF: 64 commits on
 refs/fpubench/base, the fsave regression in the middle, a commit that does not build
 right after it, fixed by the next. Ours: \`fpubench bisect --good refs/fpubench/base
 --bad $HISTORY_REF --cpu $BISECT_CPU --test fpu_seed\` in the cached tree, from exec
@@ -899,7 +899,7 @@ WORK/hand/linux/scripts/kconfig/merge_config.sh -m -O WORK/hand/build WORK/hand/
 make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build olddefconfig
 make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build -j$JOBS bzImage
 # 5
-scripts/bench-history.sh CACHE/linux-6.1 64 $HISTORY_REF
+scripts/make-history.sh CACHE/linux-6.1 64 $HISTORY_REF
 build/fpubench bisect --repo CACHE/linux-6.1 --good refs/fpubench/base --bad $HISTORY_REF \\
     --cpu $BISECT_CPU --test fpu_seed --results WORK/r-bisect
 # 6

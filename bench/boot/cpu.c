@@ -51,7 +51,9 @@ int cpu_setup_parse(struct cpu_setup *out, const char *spec)
 
 	char *copy = xstrdup(cpu);
 	tok = strtok_r(copy, ",", &save);
-	if (copy[0] == ',' || !tok || !valid_name(tok)) {
+	/* strtok_r skips empty fields: ",486", "486,,-fxsr" and "486," are not setups. */
+	if (copy[0] == ',' || strstr(cpu, ",,") || (*cpu && cpu[strlen(cpu) - 1] == ',') || !tok ||
+	    !valid_name(tok)) {
 		err = error_set(ERR_USAGE, "cpu setup '%s': expected MODEL[,-FEATURE]...[:PARAMS]", spec);
 		goto out;
 	}

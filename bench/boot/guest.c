@@ -3,6 +3,7 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/str.h"
 #include "stage.h"
 #include "lib/strbuf.h"
 
@@ -24,6 +25,8 @@
 
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #define EMBED_PREFIX "qemu:///embed"
 #define REAP_INTERVAL_MS 50
@@ -466,27 +469,78 @@ void guest_conn_free(struct guest_conn *gc)
 	free(gc);
 }
 
+/*
+ * The x86 feature names libvirt knows, from its CPU map (what it checks a
+ * <feature name=...> against); none when the map is not on this machine.
+ */
+static size_t cpu_feature_names(char ***out)
+{
+	xmlDocPtr doc = xmlReadFile(GUEST_CPU_FEATURES_MAP, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	for (xmlNodePtr node = root ? root->children : NULL; node; node = node->next) {
+		xmlChar *name;
+
+		if (node->type != XML_ELEMENT_NODE || xmlStrcmp(node->name, BAD_CAST "feature") != 0 ||
+		    !(name = xmlGetProp(node, BAD_CAST "name")))
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n++] = xstrdup((const char *)name);
+		xmlFree(name);
+	}
+	xmlFreeDoc(doc);
+	return n;
+}
+
+/* "unknown cpu model 'X' in setup 'S' (...)", with the nearest name if one is near. */
+static int unknown_cpu_name(const char *what, const char *name, const struct cpu_setup *setup,
+			    char *const *names, size_t n, const char *listed)
+{
+	const char *near = str_nearest(name, (const char *const *)names, n);
+
+	if (near)
+		return error_set(ERR_CPU, "unknown cpu %s '%s' in setup '%s' (did you mean '%s'?)",
+				 what, name, setup->spec, near);
+	return error_set(ERR_CPU, "unknown cpu %s '%s' in setup '%s' (%s)", what, name,
+			 setup->spec, listed);
+}
+
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n)
 {
-	char **models = NULL;
+	char **models = NULL, **features = NULL, listed[64];
 	int nmodels = virConnectGetCPUModelNames(gc->conn, "i686", &models, 0);
+	size_t nfeatures = cpu_feature_names(&features);
 	int err = 0;
 
-	if (nmodels < 0)
-		return 0;	/* the driver cannot list models; domain start will judge */
+	snprintf(listed, sizeof(listed), "libvirt lists %d i686 models", nmodels);
 	for (size_t i = 0; i < n && !err; i++) {
-		bool known = false;
+		bool known = nmodels < 0;	/* the driver cannot list models: domain start will judge */
 
 		for (int j = 0; j < nmodels && !known; j++)
 			known = strcmp(models[j], setups[i].model) == 0;
 		if (!known)
-			err = error_set(ERR_CPU,
-					"unknown cpu model '%s' in setup '%s' (libvirt lists %d i686 models)",
-					setups[i].model, setups[i].spec, nmodels);
+			err = unknown_cpu_name("model", setups[i].model, &setups[i], models,
+					       (size_t)nmodels, listed);
+		for (size_t f = 0; f < setups[i].nfeatures && !err && nfeatures; f++) {
+			const char *name = setups[i].features[f].name;
+
+			known = false;
+			for (size_t j = 0; j < nfeatures && !known; j++)
+				known = strcmp(features[j], name) == 0;
+			if (!known)
+				err = unknown_cpu_name("feature", name, &setups[i], features, nfeatures,
+						       "not in " GUEST_CPU_FEATURES_MAP);
+		}
 	}
 	for (int j = 0; j < nmodels; j++)
 		free(models[j]);
 	free(models);
+	for (size_t j = 0; j < nfeatures; j++)
+		free(features[j]);
+	free(features);
 	return err;
 }
 

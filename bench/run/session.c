@@ -26,6 +26,14 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 		if (err < 0)
 			return err;
 		s->nsetups++;
+		if (s->cfg.append && *s->cfg.append) {
+			struct cpu_setup *c = &s->setups[i];
+			char *cmdline = xasprintf("%s%s%s", c->cmdline, *c->cmdline ? " " : "",
+						  s->cfg.append);
+
+			free(c->cmdline);
+			c->cmdline = cmdline;
+		}
 		/* A cell is named by its setup, and so is its console log. */
 		for (size_t j = 0; j < i; j++)
 			if (strcmp(specs[j], specs[i]) == 0)

@@ -38,6 +38,7 @@ struct session_config {
 	double timeout_s;
 	const struct expect_rule *expects;	/* the [expect] rules; none: every cell is to pass */
 	size_t nexpects;
+	const char *append;	/* kernel parameters for every setup, or NULL */
 	const char *const *tests;	/* the boots run only these tests; none: all */
 	size_t ntests;
 	matrix_boot_fn *on_boot;	/* told of each boot's cells, or NULL */

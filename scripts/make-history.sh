@@ -1,13 +1,15 @@
 #!/bin/sh
-# make-history.sh TREE N [ARCHIVE]: a synthetic kernel history to bisect, in TREE.
+# make-history.sh TREE N REF [ARCHIVE]: a synthetic kernel history to bisect, in TREE,
+# for the end-to-end tests (tests/e2e/run.sh) and the bisect figure of
+# scripts/bench.sh, each under a ref of its own.
 #
 # TREE is the bench's cached tree (a git repository whose pristine commit
-# is refs/fpubench/base).  refs/fpubench/history becomes N commits on top
-# of it: harmless comment changes in a file that is compiled in, the fsave
-# regression as the commit in the middle (refs/fpubench/history-culprit),
-# and right after it a commit that breaks the build, fixed by the next.
-# Commits are made with plumbing on a temporary index: the work tree and
-# HEAD are not touched.
+# is refs/fpubench/base).  REF becomes N commits on top of it (harmless
+# comment changes in a file that is compiled in), the fsave regression as
+# the commit in the middle (REF-culprit), and right after it a commit that
+# breaks the build, fixed by the next.  Commits are made with plumbing on a
+# temporary index of our own: the work tree, HEAD and other indexes are
+# not touched.
 #
 # The culprit has an author of its own, review trailers and no Link:, as
 # most kernel commits now.  With ARCHIVE, an mbox of its life on the list
@@ -15,25 +17,39 @@
 # own To and Cc), a review of v1, and v2, whose diff is the commit's.
 set -eu
 
+[ $# -eq 3 ] || [ $# -eq 4 ] || { echo "usage: make-history.sh TREE N REF [ARCHIVE]" >&2; exit 2; }
 cd "$1"
 n=$2
-archive=${3:-}
+ref=$3
+archive=${4:-}
+case $n in
+'' | *[!0-9]*) echo "make-history.sh: commit count '$n' is not a number" >&2; exit 2 ;;
+esac
+case $ref in
+refs/*) ;;
+*) echo "make-history.sh: ref '$ref' does not start with refs/" >&2; exit 2 ;;
+esac
 middle=$((n / 2))
 harmless=arch/x86/kernel/fpu/bugs.c
 core=arch/x86/kernel/fpu/core.c
 
-export GIT_INDEX_FILE="$(git rev-parse --absolute-git-dir)/fpubench-history-index"
+GIT_INDEX_FILE=$(mktemp "$(git rev-parse --absolute-git-dir)/fpubench-bench-index.XXXXXX")
+export GIT_INDEX_FILE
 export GIT_AUTHOR_NAME=fpubench GIT_AUTHOR_EMAIL=fpubench@localhost
 export GIT_COMMITTER_NAME=fpubench GIT_COMMITTER_EMAIL=fpubench@localhost
 trap 'rm -f "$GIT_INDEX_FILE"' EXIT
 head=$(git rev-parse refs/fpubench/base)
 git read-tree "$head"
 
-when=1700000000
+when=1710000000
 commit() {	# commit MESSAGE: commits the index on top of $head
 	when=$((when + 60))
 	head=$(GIT_AUTHOR_DATE="@$when +0000" GIT_COMMITTER_DATE="@$when +0000" \
 		git commit-tree "$(git write-tree)" -p "$head" -m "$1")
+}
+
+put() {	# put PATH < CONTENT: stages new content for PATH
+	git update-index --cacheinfo "100644,$(git hash-object -w --stdin),$1"
 }
 
 culprit_message='x86/fpu: Save the legacy x87 state with the waiting fsave
@@ -45,11 +61,6 @@ Signed-off-by: Zoë Ünal <zoe.unal@example.org>
 Reviewed-by: Bob Reviewer <bob@example.org>
 Acked-by: "Maintainer, Carol" <carol@example.org>
 Signed-off-by: Dave Committer <dave@example.org>'
-
-
-put() {	# put PATH < CONTENT: stages new content for PATH
-	git update-index --cacheinfo "100644,$(git hash-object -w --stdin),$1"
-}
 
 # write_archive PARENT CULPRIT: v1 (the change and a comment), a review, v2.
 write_archive() {
@@ -89,7 +100,8 @@ write_archive() {
 	} >"$archive"
 }
 
-for i in $(seq 1 "$n"); do
+i=1
+while [ "$i" -le "$n" ]; do
 	if [ "$i" -eq "$middle" ]; then
 		parent=$head
 		git cat-file blob "$head:$core" |
@@ -97,7 +109,7 @@ for i in $(seq 1 "$n"); do
 			put "$core"
 		GIT_AUTHOR_NAME='Zoë Ünal' GIT_AUTHOR_EMAIL=zoe.unal@example.org \
 			commit "$culprit_message"
-		git update-ref refs/fpubench/history-culprit "$head"
+		git update-ref "$ref-culprit" "$head"
 		[ -z "$archive" ] || write_archive "$parent" "$head"
 	elif [ "$i" -eq $((middle + 1)) ]; then
 		{ git cat-file blob "$head:$harmless"; echo "#error fpubench: this commit does not build"; } |
@@ -111,5 +123,6 @@ for i in $(seq 1 "$n"); do
 			put "$harmless"
 		commit "x86/fpu: Harmless change $i"
 	fi
+	i=$((i + 1))
 done
-git update-ref refs/fpubench/history "$head"
+git update-ref "$ref" "$head"

@@ -10,7 +10,7 @@
 
 /*
  * tests/fixtures/provenance/regression-thread.mbox was written by
- * tests/e2e/make-history.sh (git format-patch) from a file like this one:
+ * scripts/make-history.sh (git format-patch) from a file like this one:
  * v1 with a comment more, a review of v1, and v2 with the commit's diff.
  */
 static const char before[] = "a\n\tasm volatile(\"fnsave %[fp]; fwait\" : [fp] \"=m\" (fpu));\nb\n";

@@ -30,6 +30,7 @@ static void test_parse_model_features_and_params(void **state)
 static void test_bad_setups_name_the_spec(void **state)
 {
 	static const char *const bad[] = { "", ",-fxsr", "486,fxsr", "486,-", "pen tium",
+					   "pentium2,-fxsr,", "486,,-fxsr",
 					   "486:a\nb", "486,-fx<sr" };
 	struct cpu_setup c;
 

@@ -268,6 +268,34 @@ static void test_cpu_models_are_checked(void **state)
 		cpu_setup_release(&setups[i]);
 }
 
+/* A misspelt model or feature is refused with the name that was meant. */
+static void test_misspelt_names_get_the_nearest(void **state)
+{
+	static const struct {
+		const char *spec, *message;
+	} cases[] = {
+		{ "pentum2,-fxsr", "unknown cpu model 'pentum2' in setup 'pentum2,-fxsr' (did you mean 'pentium2'?)" },
+		{ "pentium2,-fxrs", "unknown cpu feature 'fxrs' in setup 'pentium2,-fxrs' (did you mean 'fxsr'?)" },
+		{ "qemu32,-sse,-sse7", "unknown cpu feature 'sse7' in setup 'qemu32,-sse,-sse7' (did you mean " },
+		{ "qemu32,+nosuchfeature", "unknown cpu feature 'nosuchfeature' in setup 'qemu32,+nosuchfeature' (not in " },
+	};
+	struct guest_conn *gc = NULL;
+
+	(void)state;
+	if (!file_exists(GUEST_CPU_FEATURES_MAP))
+		skip();
+	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct cpu_setup setup;
+
+		assert_int_equal(cpu_setup_parse(&setup, cases[i].spec), 0);
+		assert_int_equal(guest_check_cpus(gc, &setup, 1), ERR_CPU);
+		assert_non_null(strstr(error_last(), cases[i].message));
+		cpu_setup_release(&setup);
+	}
+	guest_conn_free(gc);
+}
+
 static void test_bad_uri_is_a_libvirt_error(void **state)
 {
 	struct guest_conn *gc = NULL;
@@ -329,6 +357,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_run_times_out_and_destroys),
 		cmocka_unit_test(test_stale_state_is_scrubbed),
 		cmocka_unit_test(test_cpu_models_are_checked),
+		cmocka_unit_test(test_misspelt_names_get_the_nearest),
 		cmocka_unit_test(test_bad_uri_is_a_libvirt_error),
 		cmocka_unit_test(test_embed_uri),
 		/* Last: libvirt reads the log settings an embedded URI sets when it first starts. */
