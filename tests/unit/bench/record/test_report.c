@@ -290,6 +290,41 @@ static void test_html_without_history(void **state)
 	strbuf_release(&sb);
 }
 
+/* A nightly's own bisection: its culprit, confidence and mail; an expected crash reads as met. */
+static void test_html_bisection_and_met_cells(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	const struct history_bisection b[] = {
+		{ .variant = "hist", .cpu = "pentium2,-fxsr", .test = "fpu_<seed>",
+		  .good = "1111111111111111111111111111111111111111",
+		  .bad = "2222222222222222222222222222222222222222", .outcome = "culprit",
+		  .culprit = "3333333333333333333333333333333333333333", .confidence = 0.5,
+		  .mail = "bisect/r2/regression.eml" },
+		{ .variant = "hist", .cpu = "486", .test = "fpu_seed", .good = "1111", .bad = "2222",
+		  .outcome = "over budget" },
+	};
+
+	f->in.bisections = b;
+	f->in.nbisections = 2;
+	report_format_html(&sb, &f->in);
+	assert_non_null(strstr(sb.buf, "<h2>Bisections of the new failures</h2>"));
+	assert_non_null(strstr(sb.buf, "<b>hist pentium2,-fxsr fpu_&lt;seed&gt;</b> between "
+				       "<code>111111111111</code> (good) and <code>222222222222</code> "
+				       "(bad): culprit <code class=\"culprit\">333333333333</code>, "
+				       "confidence 50 %; <a class=\"mail\" "
+				       "href=\"bisect/r2/regression.eml\">"));
+	assert_non_null(strstr(sb.buf, "(bad): over budget</p>"));
+	/* The met crash is green with a red edge; the style says so for every met failure. */
+	assert_non_null(strstr(sb.buf, "td.met.status-crash"));
+	assert_non_null(strstr(sb.buf, "<td class=\"cell status-crash met\""));
+	f->in.nbisections = 0;
+	strbuf_reset(&sb);
+	report_format_html(&sb, &f->in);
+	assert_null(strstr(sb.buf, "Bisections"));
+	strbuf_release(&sb);
+}
+
 /* Text that is almost UTF-8 is shown byte by byte; real UTF-8 is kept. */
 static void test_text_is_made_safe(void **state)
 {
@@ -426,6 +461,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_html_shows_every_cell_escaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_bisection_and_met_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_without_history, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_is_made_safe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_junit_validates_and_maps_expectations, setup,
