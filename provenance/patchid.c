@@ -468,6 +468,31 @@ static int changed_paths(git_repository *repo, const git_tree *a, const git_tree
 static int diff_commit(git_diff **out, git_repository *repo, const git_commit *commit,
 		       uint32_t flags);
 
+/*
+ * The parents git sees: none for a commit a shallow clone cut its history
+ * at (listed in the repository's "shallow" file), which git diffs as a
+ * root; libgit2 1.5 knows nothing of shallow clones.
+ */
+static unsigned parents_seen(git_repository *repo, const git_commit *commit)
+{
+	char *path = xasprintf("%sshallow", git_repository_commondir(repo));
+	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf list = STRBUF_INIT;
+	unsigned n = git_commit_parentcount(commit);
+
+	if (n && file_exists(path) && file_read(path, &list) == 0) {
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
+		for (const char *p = list.buf; (p = strstr(p, hex)); p += GIT_OID_HEXSZ)
+			if ((p == list.buf || p[-1] == '\n') &&
+			    (p[GIT_OID_HEXSZ] == '\n' || !p[GIT_OID_HEXSZ]))
+				n = 0;
+	}
+	error_clear();
+	strbuf_release(&list);
+	free(path);
+	return n;
+}
+
 int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *commit)
 {
 	return diff_commit(out, repo, commit, GIT_DIFF_INDENT_HEURISTIC);
@@ -491,7 +516,7 @@ static int diff_commit(git_diff **out, git_repository *repo, const git_commit *c
 	find.rename_limit = RENAME_LIMIT;
 	find.metric = &git_similarity;
 	if (git_commit_tree(&tree, commit) < 0 ||
-	    (git_commit_parentcount(commit) && (git_commit_parent(&parent, commit, 0) < 0 ||
+	    (parents_seen(repo, commit) && (git_commit_parent(&parent, commit, 0) < 0 ||
 						git_commit_tree(&parent_tree, parent) < 0))) {
 		err = error_set(ERR_GENERIC, "cannot read commit %s: %s",
 				git_oid_tostr_s(git_commit_id(commit)), gitutil_error());
@@ -790,7 +815,7 @@ int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *co
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (git_commit_parentcount(commit) > 1)
+	if (parents_seen(repo, commit) > 1)
 		return 0;
 	if ((err = patchid_diff_commit(&diff, repo, commit)) < 0)
 		return err;
@@ -823,7 +848,7 @@ int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
 	int err = 0;
 
 	memset(out, 0, PATCHID_NVARIANTS * sizeof(*out));
-	if (git_commit_parentcount(commit) > 1)
+	if (parents_seen(repo, commit) > 1)
 		return 0;
 	for (size_t i = 0; i < PATCHID_NVARIANTS && !err; i++) {
 		git_diff *diff;

@@ -346,6 +346,37 @@ static void test_unchanged_subtrees_are_not_read(void **state)
 	free(h.dir);
 }
 
+/* A shallow clone's last commit is a root to git, whatever parents it names. */
+static void test_shallow_clone_cut_is_a_root(void **state)
+{
+	struct history h;
+	char *clone = NULL, hex[GIT_OID_HEXSZ + 1];
+	git_repository *repo;
+	git_commit *c;
+	git_oid pid;
+
+	(void)state;
+	h.repo = test_repo_new(&h.dir);
+	build_corner_cases(&h);
+	clone = xasprintf("%s/shallow", h.dir);
+	char *url = xasprintf("file://%s", h.dir);
+	const char *argv[] = { "git", "clone", "-q", "--depth", "1", url, clone, NULL };
+	free(test_run_git(h.dir, argv, NULL));
+	assert_int_equal(git_repository_open(&repo, clone), 0);
+	assert_int_equal(git_commit_lookup(&c, repo, &h.tip), 0);
+	assert_int_equal(patchid_from_commit(&pid, repo, c), 0);
+	char *expected = git_patch_ids(clone);
+	assert_non_null(strstr(expected, git_oid_tostr(hex, sizeof(hex), &pid)));
+	free(expected);
+	git_commit_free(c);
+	git_repository_free(repo);
+	free(url);
+	free(clone);
+	git_repository_free(h.repo);
+	test_rmtree(h.dir);
+	free(h.dir);
+}
+
 /*
  * Moving a function makes myers and patience diff differently: the poster's
  * git may have used either.  The commit's patience patch-id is git's, and
@@ -422,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_merges_and_empty_commits_have_none),
 		cmocka_unit_test(test_unchanged_subtrees_are_not_read),
 		cmocka_unit_test(test_patch_ids_under_other_diff_algorithms),
+		cmocka_unit_test(test_shallow_clone_cut_is_a_root),
 	};
 	int rc;
 
