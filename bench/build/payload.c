@@ -3,7 +3,8 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "initramfs.h"
-#include "kernel.h"
+#include "kbuild.h"
+#include "tree.h"
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
 

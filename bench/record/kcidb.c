@@ -103,6 +103,7 @@ static void kcidb_checkout(struct strbuf *sb, const struct report_input *in,
 	report_json_text(sb, k->variant);
 	strbuf_addch(sb, '"');
 	json_field(sb, "commit", k->commit);
+	json_field(sb, "kernel_version", k->version);
 	if (p) {
 		json_field(sb, "patch_id", p->patch_id);
 		json_field(sb, "message_id", p->message_id);

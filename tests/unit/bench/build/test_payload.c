@@ -5,7 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "build/kernel.h"
+#include "build/tree.h"
 #include "build/payload.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
