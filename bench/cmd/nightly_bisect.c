@@ -77,8 +77,8 @@ int nightly_bisect(const struct nightly_bisect *in)
 	printf("bisect: the new failure %s %s %s, between %.12s and %.12s (log: %s)\n", t.variant,
 	       t.cpu, t.test, t.good, t.bad, log);
 	fflush(stdout);
-	/* The child takes the cache lock; this run is done with the tree. */
-	kernel_tree_unlock(in->s->tree);
+	/* The child takes the cache lock and the libvirt root; this run is done with both. */
+	session_hand_over(in->s);
 	struct spawn_watch watch = { .stdin_fd = -1, .tick = check_budget, .arg = &w };
 	status = spawn_run_watched(argv, NULL, log, NULL, &watch);
 	char *path = xasprintf("%s/bisect.json", latest);

@@ -5,7 +5,8 @@
  * tree passed, the bench runs `fpubench bisect` (itself, as a child, with
  * the run's config, cache and the cell's CPU setup and test) between the
  * two runs' commits, into <run_dir>/bisect/.  The child needs the cache
- * lock, so the run's tree is unlocked first and must not be used after.
+ * lock and the embedded libvirt root, so the run's session hands them
+ * over first (session_hand_over()) and boots nothing after.
  * A budget bounds the child: past it, it is interrupted (SIGTERM) and the
  * outcome is "over budget".  The outcome, culprit, confidence and the
  * regression.eml written go into the history and report.html.  Nothing
