@@ -42,6 +42,9 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	session_clear_kernels(s);
 	err = session_add_kernel(s, "bisect", commit, c->fragment);
 	step->build_s = clock_seconds() - start;
+	/* A build that SIGINT or SIGTERM ended says nothing of the commit. */
+	if (err < 0 && cmd_stop_signal)
+		return ERR_INTERRUPTED;
 	if (err == ERR_BUILD || err == ERR_CONFIG) {
 		step->verdict = BISECT_SKIP;
 		step->note = xasprintf("does not build: %s", error_last());
