@@ -9,7 +9,7 @@ PKGS     := libvirt libgit2 libcrypto sqlite3
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
-CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -Ibench -Iprovenance
+CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -I. -Ibench
 LDFLAGS  += -pthread
 
 ifeq ($(SANITIZE),1)
@@ -22,14 +22,16 @@ endif
 
 # The version each run records in the history.
 VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-$(OBJ)/bench/record.o: CFLAGS += -DFPUBENCH_VERSION=\"$(VERSION)\"
+$(OBJ)/bench/run/record.o $(OBJ)/bench/cmd/main.o: CFLAGS += -DFPUBENCH_VERSION=\"$(VERSION)\"
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm
 
-BENCH_SRC  := $(filter-out bench/main.c,$(wildcard bench/*.c)) $(wildcard provenance/*.c)
+# Every module but main.c goes into one library; the layers (lib/ under
+# provenance/ and bench/, bench/ by stage) are checked by scripts/check-layout.sh.
+BENCH_SRC  := $(wildcard lib/*.c provenance/*.c) $(filter-out bench/cmd/main.c,$(wildcard bench/*/*.c))
 BENCH_OBJ  := $(BENCH_SRC:%.c=$(OBJ)/%.o)
-MAIN_OBJ   := $(OBJ)/bench/main.o
+MAIN_OBJ   := $(OBJ)/bench/cmd/main.o
 LIBBENCH   := $(OBJ)/libbench.a
 FPUBENCH   := $(OBJ)/fpubench
 
@@ -38,7 +40,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check unit e2e fuzz bench flake clean
+.PHONY: all deps guest run check check-layout unit e2e fuzz bench flake clean
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -89,7 +91,11 @@ bench: all
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
 
-check: deps
+# The layers of the sources: what each folder may include.
+check-layout:
+	@scripts/check-layout.sh
+
+check: deps check-layout
 	@$(MAKE) --no-print-directory all
 	@for s in scripts/bench*.sh; do sh -n "$$s" || exit 1; done
 	@$(MAKE) --no-print-directory unit
@@ -108,7 +114,7 @@ CHECK_FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
-		-DFPUBENCH_SRCDIR=\"$(CURDIR)\" -std=c11 -D_GNU_SOURCE -Ibench -Iprovenance
+		-DFPUBENCH_SRCDIR=\"$(CURDIR)\" -std=c11 -D_GNU_SOURCE -I. -Ibench
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console

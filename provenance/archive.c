@@ -1,9 +1,9 @@
 #include "archive.h"
 
-#include "error.h"
-#include "fileutil.h"
-#include "gitutil.h"
-#include "strbuf.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/gitutil.h"
+#include "lib/strbuf.h"
 
 #include <dirent.h>
 #include <git2.h>

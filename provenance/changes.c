@@ -1,5 +1,7 @@
 #include "changes.h"
 
+#include "lib/ctype.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,11 +18,6 @@ struct parser {
 	long old_left, new_left;	/* lines left in the current hunk */
 };
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
 static bool starts(const char *p, size_t len, const char *prefix)
 {
 	size_t n = strlen(prefix);
@@ -34,7 +31,7 @@ static uint64_t line_hash(char sign, const char *p, size_t len)
 
 	h = (h ^ (unsigned char)sign) * FNV_PRIME;
 	for (size_t i = 0; i < len; i++)
-		if (!is_space(p[i]))
+		if (!ctype_is_space(p[i]))
 			h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
 	return h;
 }
@@ -42,7 +39,7 @@ static uint64_t line_hash(char sign, const char *p, size_t len)
 /* A path from "+++ b/x", "--- a/x" or "diff --git a/x b/x", without its prefix. */
 static char *header_path(const char *p, size_t len)
 {
-	while (len && is_space(p[len - 1]))
+	while (len && ctype_is_space(p[len - 1]))
 		len--;
 	const char *tab = memchr(p, '\t', len);	/* `diff -u` puts a date after a tab */
 	if (tab)

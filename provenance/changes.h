@@ -14,7 +14,7 @@
 #ifndef FPUBENCH_CHANGES_H
 #define FPUBENCH_CHANGES_H
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include <stddef.h>
 #include <stdint.h>

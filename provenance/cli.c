@@ -1,15 +1,15 @@
-#include "cli.h"
+#include "provenance.h"
 
 #include "archive.h"
-#include "error.h"
+#include "lib/date.h"
+#include "lib/error.h"
 #include "facts.h"
-#include "fileutil.h"
-#include "gitutil.h"
+#include "lib/fileutil.h"
+#include "lib/gitutil.h"
 #include "match.h"
-#include "strlist.h"
+#include "lib/strlist.h"
 #include "subject.h"
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,29 +17,6 @@
 #include <time.h>
 
 #define SHORT_SHA 12
-
-static const char usage_text[] =
-	"usage: fpubench provenance [--repo DIR] [--archive PATH]... [--json FILE] REV|RANGE...\n"
-	"       fpubench provenance --archive PATH... --list [--json FILE]\n"
-	"\n"
-	"  Reports what each commit says about its mailing-list past (trailers, Link\n"
-	"  message-ids and lore URLs, history references, patch-id) and, with archives\n"
-	"  (mbox, maildir or public-inbox v2), its postings, earlier versions and how\n"
-	"  well its Link tells that story.\n"
-	"\n"
-	"  --repo DIR       the repository (default: the one around the current directory)\n"
-	"  --archive PATH   a mail archive; repeatable\n"
-	"  --json FILE      also write the report as JSON\n"
-	"  --list           list the messages of the archives instead\n";
-
-struct options {
-	const char *repo;
-	struct strlist archives;
-	const char *json;
-	int list;
-	char **revs;
-	size_t nrevs;
-};
 
 static const char *const history_phrases[] = {
 	[HISTORY_FIXES] = "fixes",
@@ -49,46 +26,6 @@ static const char *const history_phrases[] = {
 	[HISTORY_INTRODUCED_BY] = "introduced by",
 	[HISTORY_MENTION] = "mentions",
 };
-
-static int parse_options(struct options *o, int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "repo", required_argument, NULL, 'r' },
-		{ "archive", required_argument, NULL, 'a' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	/* The top level may have run getopt already; 0 makes GNU getopt start afresh. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'r': o->repo = optarg; break;
-		case 'a': strlist_push(&o->archives, xstrdup(optarg)); break;
-		case 'j': o->json = optarg; break;
-		case 'l': o->list = 1; break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		default:
-			return error_set(ERR_USAGE, "bad option '%s' (see 'fpubench provenance --help')",
-					 argv[optind - 1]);
-		}
-	}
-	o->revs = argv + optind;
-	o->nrevs = (size_t)(argc - optind);
-	if (o->list && !o->archives.n)
-		return error_set(ERR_USAGE, "--list needs an --archive");
-	if (o->list && o->nrevs)
-		return error_set(ERR_USAGE, "--list takes no revision, not '%s'", o->revs[0]);
-	if (!o->list && !o->nrevs)
-		return error_set(ERR_USAGE, "no revision given (see 'fpubench provenance --help')");
-	return 0;
-}
 
 /* JSON helpers: a string or null, a list of strings. */
 static void json_string(struct strbuf *out, const char *s)
@@ -158,15 +95,6 @@ static void json_refs(struct strbuf *out, const char *key, const struct history_
 		strbuf_addch(out, '}');
 	}
 	strbuf_addch(out, ']');
-}
-
-static void iso_date(char *buf, size_t size, int64_t t)
-{
-	struct tm tm;
-	time_t tt = (time_t)t;
-
-	gmtime_r(&tt, &tm);
-	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 /* The fields a results.json cell and a report entry share. */
@@ -262,7 +190,7 @@ static void json_match(struct strbuf *out, const struct match_result *r,
 		const struct match_version *v = &r->versions[i];
 		const struct mail *m = a->mails[v->mail];
 		char *lore = m->message_id ? link_lore_url(m->message_id) : NULL;
-		iso_date(date, sizeof(date), m->time);
+		date_format_iso8601(date, sizeof(date), m->time);
 		strbuf_addstr(out, i ? ", {" : "{");
 		json_key(out, "version");
 		strbuf_addf(out, "%u", v->version);
@@ -378,7 +306,7 @@ static void print_match(const struct match_result *r, const struct archive *a)
 		const struct match_version *v = &r->versions[i];
 		const struct mail *m = a->mails[v->mail];
 		char *lore = m->message_id ? link_lore_url(m->message_id) : xstrdup("(no message-id)");
-		iso_date(date, sizeof(date), m->time);
+		date_format_iso8601(date, sizeof(date), m->time);
 		date[10] = '\0';
 		printf("  %-14s v%u%s %s, %zu repl%s: %s\n", i ? "" : "Versions:", v->version,
 		       v->resend ? " RESEND" : "", m->time ? date : "(no date)", v->replies,
@@ -507,7 +435,7 @@ out:
 	return err;
 }
 
-static int resolve_revs(git_repository *repo, char **revs, size_t nrevs, git_oid **ids, size_t *n)
+static int resolve_revs(git_repository *repo, const char *const *revs, size_t nrevs, git_oid **ids, size_t *n)
 {
 	int err = 0;
 
@@ -545,7 +473,7 @@ static void list_messages(const struct archive *a, const struct match_index *idx
 		const struct subject *s = match_mail_subject(idx, i);
 		const git_oid *pid = match_mail_patch_id(idx, i);
 
-		iso_date(date, sizeof(date), m->time);
+		date_format_iso8601(date, sizeof(date), m->time);
 		printf("%s v%u %s <%s>\n", m->time ? date : "?", s->version, m->subject,
 		       m->message_id ? m->message_id : "?");
 		strbuf_addstr(json, i ? ",\n{" : "\n{");
@@ -581,7 +509,7 @@ static void list_messages(const struct archive *a, const struct match_index *idx
 }
 
 struct session {
-	struct options o;
+	const struct provenance_request *o;
 	git_repository *repo;
 	struct archive archive;
 	struct match_index *idx;
@@ -595,23 +523,23 @@ static int run(struct session *s)
 {
 	int err;
 
-	for (size_t i = 0; i < s->o.archives.n; i++)
-		if ((err = archive_add(&s->archive, s->o.archives.v[i])) < 0)
+	for (size_t i = 0; i < s->o->narchives; i++)
+		if ((err = archive_add(&s->archive, s->o->archives[i])) < 0)
 			return err;
 	if (s->archive.skipped)
 		fprintf(stderr, "fpubench: skipped %zu messages that are not mail\n",
 			s->archive.skipped);
-	if (s->o.archives.n)
+	if (s->o->narchives)
 		s->idx = match_index_new(s->archive.mails, s->archive.nmails);
-	if (s->o.list) {
+	if (s->o->list) {
 		list_messages(&s->archive, s->idx, &s->json);
 		return 0;
 	}
-	if (git_repository_open_ext(&s->repo, s->o.repo ? s->o.repo : ".",
-				    s->o.repo ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL) < 0)
+	if (git_repository_open_ext(&s->repo, s->o->repo ? s->o->repo : ".",
+				    s->o->repo ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL) < 0)
 		return error_set(ERR_NOTFOUND, "cannot open repository '%s': %s",
-				 s->o.repo ? s->o.repo : ".", gitutil_error());
-	if ((err = resolve_revs(s->repo, s->o.revs, s->o.nrevs, &s->ids, &s->nids)) < 0 ||
+				 s->o->repo ? s->o->repo : ".", gitutil_error());
+	if ((err = resolve_revs(s->repo, s->o->revs, s->o->nrevs, &s->ids, &s->nids)) < 0 ||
 	    (err = facts_read_many(&s->facts, s->repo, s->ids, s->nids,
 				   s->idx ? FACTS_CHANGES : 0)) < 0)
 		return err;
@@ -629,29 +557,27 @@ static int run(struct session *s)
 	return 0;
 }
 
-int provenance_main(int argc, char **argv)
+int provenance_report(const struct provenance_request *req)
 {
-	struct session s = { .o = { .archives = STRLIST_INIT }, .archive = ARCHIVE_INIT,
-			     .json = STRBUF_INIT };
+	struct session s = { .o = req, .archive = ARCHIVE_INIT, .json = STRBUF_INIT };
 	int err;
 
-	git_libgit2_init();
+	if (req->list && !req->narchives)
+		return error_set(ERR_USAGE, "--list needs an --archive");
+	if (req->list && req->nrevs)
+		return error_set(ERR_USAGE, "--list takes no revision, not '%s'", req->revs[0]);
+	if (!req->list && !req->nrevs)
+		return error_set(ERR_USAGE, "no revision given (see 'fpubench provenance --help')");
 	/* git does not re-hash the objects it reads either; this is a fifth of the time. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-	err = parse_options(&s.o, argc, argv);
-	if (err == 0)
-		err = run(&s);
-	if (err == 0 && s.o.json)
-		err = file_write_atomic(s.o.json, s.json.buf, s.json.len);
-	if (err < 0)
-		fprintf(stderr, "fpubench: %s\n", error_last());
+	err = run(&s);
+	if (err == 0 && req->json)
+		err = file_write_output(req->json, s.json.buf, s.json.len);
 	facts_free_many(s.facts, s.nids);
 	free(s.ids);
 	match_index_free(s.idx);
 	archive_release(&s.archive);
-	strlist_release(&s.o.archives);
 	strbuf_release(&s.json);
 	git_repository_free(s.repo);
-	git_libgit2_shutdown();
-	return err < 0 ? error_exit_status(err) : 0;
+	return err;
 }

@@ -1,9 +1,11 @@
 #include "facts.h"
+#include "link.h"
+#include "provenance.h"
 
-#include "error.h"
-#include "gitutil.h"
+#include "lib/error.h"
+#include "lib/gitutil.h"
 #include "patchid.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -180,4 +182,28 @@ void facts_free_many(struct commit_facts **v, size_t n)
 	for (size_t i = 0; v && i < n; i++)
 		facts_free(v[i]);
 	free(v);
+}
+
+int provenance_story_read(struct provenance_story *out, git_repository *repo,
+			  const git_oid *commit)
+{
+	struct commit_facts *f = NULL;
+	int err = facts_read(&f, repo, commit, 0);
+
+	if (err < 0)
+		return err;
+	out->summary = xstrdup(f->summary);
+	for (size_t i = 0; i < f->trailers->message_ids.n && !out->lore_url; i++)
+		out->lore_url = link_lore_url(f->trailers->message_ids.v[i]);
+	if (!git_oid_is_zero(&f->patch_id))
+		git_oid_tostr(out->patch_id, sizeof(out->patch_id), &f->patch_id);
+	facts_free(f);
+	return 0;
+}
+
+void provenance_story_release(struct provenance_story *story)
+{
+	free(story->summary);
+	free(story->lore_url);
+	*story = (struct provenance_story){ 0 };
 }

@@ -1,6 +1,7 @@
 #include "link.h"
 
-#include "strbuf.h"
+#include "lib/ctype.h"
+#include "lib/strbuf.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -47,22 +48,6 @@ const char *link_kind_name(enum link_kind kind)
 	return kind_names[kind];
 }
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A host equal to name or a subdomain of it. */
 static bool host_is(struct span host, const char *name)
 {
@@ -90,9 +75,9 @@ char *link_msgid_normalize(const char *s, size_t len)
 		s = lt + 1;
 		end = gt;
 	}
-	while (s < end && is_space(*s))
+	while (s < end && ctype_is_space(*s))
 		s++;
-	while (end > s && is_space(end[-1]))
+	while (end > s && ctype_is_space(end[-1]))
 		end--;
 	if (s == end)
 		return NULL;
@@ -109,8 +94,8 @@ static char *segment_msgid(struct span seg)
 
 	for (size_t i = 0; i < seg.len; i++) {
 		int hi, lo;
-		if (seg.p[i] == '%' && i + 2 < seg.len && (hi = hex_value(seg.p[i + 1])) >= 0 &&
-		    (lo = hex_value(seg.p[i + 2])) >= 0 && (hi || lo)) {
+		if (seg.p[i] == '%' && i + 2 < seg.len && (hi = ctype_hex_value(seg.p[i + 1])) >= 0 &&
+		    (lo = ctype_hex_value(seg.p[i + 2])) >= 0 && (hi || lo)) {
 			strbuf_addch(&sb, (char)(hi << 4 | lo));
 			i += 2;
 		} else {
@@ -177,7 +162,7 @@ static void parse_url(struct link *l, const char *url)
 	struct span host;
 	size_t n;
 
-	while (*end && !is_space(*end) && *end != '>' && *end != '"')
+	while (*end && !ctype_is_space(*end) && *end != '>' && *end != '"')
 		end++;
 	/* Sentence punctuation after a URL; a message-id never ends in '.'. */
 	while (end > url && strchr(".,;", end[-1]))

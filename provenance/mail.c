@@ -1,9 +1,10 @@
 #include "mail.h"
 
-#include "error.h"
+#include "lib/ctype.h"
+#include "lib/date.h"
+#include "lib/error.h"
 #include "link.h"
-#include "patchfile.h"
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -30,27 +31,6 @@ struct walk {
 	struct mail *m;
 	int parts;
 };
-
-static bool is_wsp(char c)
-{
-	return c == ' ' || c == '\t';
-}
-
-static bool is_space(char c)
-{
-	return is_wsp(c) || c == '\r' || c == '\n';
-}
-
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 /* The end of the line at p (before any CR LF) and where the next one starts. */
 static const char *line_end(const char *p, const char *end, const char **next)
@@ -84,9 +64,9 @@ static void headers_release(struct headers *h)
 
 static char *trimmed(const char *p, const char *end)
 {
-	while (p < end && is_space(*p))
+	while (p < end && ctype_is_space(*p))
 		p++;
-	while (end > p && is_space(end[-1]))
+	while (end > p && ctype_is_space(end[-1]))
 		end--;
 	return xstrndup(p, (size_t)(end - p));
 }
@@ -111,7 +91,7 @@ static int parse_headers(const char *p, const char *end, struct headers *h, cons
 			*body = next;
 			break;
 		}
-		if (is_wsp(*p)) {
+		if (ctype_is_blank(*p)) {
 			if (!name) {
 				err = error_set(ERR_INPUT, "header line %zu is a continuation of nothing",
 						lineno);
@@ -161,7 +141,7 @@ static char *header_token(const char *value)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (const char *p = value ? value : ""; *p && *p != ';' && !is_space(*p); p++)
+	for (const char *p = value ? value : ""; *p && *p != ';' && !ctype_is_space(*p); p++)
 		if (sb.len < MAX_TOKEN)
 			strbuf_addch(&sb, (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
 	return strbuf_detach(&sb);
@@ -175,7 +155,7 @@ static char *header_param(const char *value, const char *param)
 
 	while (p && (p = strchr(p, ';'))) {
 		p++;
-		while (is_space(*p))
+		while (ctype_is_space(*p))
 			p++;
 		if (strncasecmp(p, param, n) != 0 || p[n] != '=')
 			continue;
@@ -188,7 +168,7 @@ static char *header_param(const char *value, const char *param)
 				strbuf_addch(&sb, *p);
 			}
 		} else {
-			while (*p && *p != ';' && !is_space(*p))
+			while (*p && *p != ';' && !ctype_is_space(*p))
 				strbuf_addch(&sb, *p++);
 		}
 		return strbuf_detach(&sb);
@@ -237,7 +217,7 @@ static void qp_decode(const char *p, const char *end, struct strbuf *out)
 		int hi, lo;
 		if (*p != '=') {
 			strbuf_addch(out, *p++);
-		} else if (end - p >= 3 && (hi = hex_value(p[1])) >= 0 && (lo = hex_value(p[2])) >= 0) {
+		} else if (end - p >= 3 && (hi = ctype_hex_value(p[1])) >= 0 && (lo = ctype_hex_value(p[2])) >= 0) {
 			strbuf_addch(out, (char)(hi << 4 | lo));
 			p += 3;
 		} else if (end - p >= 2 && p[1] == '\n') {
@@ -273,7 +253,7 @@ static const char *decode_word(const char *p, struct strbuf *out)
 	char charset[MAX_CHARSET + 1];
 	size_t cslen;
 
-	while (*q && *q != '?' && !is_space(*q) && q - cs <= MAX_CHARSET)
+	while (*q && *q != '?' && !ctype_is_space(*q) && q - cs <= MAX_CHARSET)
 		q++;
 	if (*q != '?' || q == cs || q - cs > MAX_CHARSET)
 		return NULL;
@@ -287,7 +267,7 @@ static const char *decode_word(const char *p, struct strbuf *out)
 	if ((enc != 'q' && enc != 'Q' && enc != 'b' && enc != 'B') || q[2] != '?')
 		return NULL;
 	const char *text = q + 3, *stop = text;
-	while (*stop && !is_space(*stop) && !(stop[0] == '?' && stop[1] == '=') &&
+	while (*stop && !ctype_is_space(*stop) && !(stop[0] == '?' && stop[1] == '=') &&
 	       stop - text < MAX_WORD)
 		stop++;
 	if (stop[0] != '?' || stop[1] != '=')
@@ -307,8 +287,8 @@ static const char *decode_word(const char *p, struct strbuf *out)
 			int hi, lo;
 			if (*s == '_')
 				strbuf_addch(&raw, ' ');
-			else if (*s == '=' && stop - s >= 3 && (hi = hex_value(s[1])) >= 0 &&
-				 (lo = hex_value(s[2])) >= 0) {
+			else if (*s == '=' && stop - s >= 3 && (hi = ctype_hex_value(s[1])) >= 0 &&
+				 (lo = ctype_hex_value(s[2])) >= 0) {
 				strbuf_addch(&raw, (char)(hi << 4 | lo));
 				s += 2;
 			} else
@@ -332,7 +312,7 @@ static char *decode_words(const char *s)
 
 	while (*s) {
 		const char *blank = s;
-		while (is_space(*s))
+		while (ctype_is_space(*s))
 			s++;
 		if (s > blank) {
 			if (after_word && s[0] == '=' && s[1] == '?' && (end = decode_word(s, &out))) {
@@ -457,7 +437,7 @@ static const char *find_delimiter(const char *p, const char *end, const char *bo
 			*closing = e - rest >= 2 && rest[0] == '-' && rest[1] == '-';
 			if (*closing)
 				rest += 2;
-			while (rest < e && is_wsp(*rest))
+			while (rest < e && ctype_is_blank(*rest))
 				rest++;
 			if (rest == e) {
 				*after = next;
@@ -562,7 +542,7 @@ static void read_fields(struct mail *m, const struct headers *h)
 		parse_from(m, "");
 	m->date = xstrdup((v = header_get(h, "Date")) ? v : "");
 	int tz;
-	if (patchfile_parse_date(m->date, &m->time, &tz) < 0)
+	if (date_parse_rfc2822(m->date, &m->time, &tz) < 0)
 		m->time = 0;
 	m->subject = (v = header_get(h, "Subject")) ? decode_words(v) : xstrdup("");
 }

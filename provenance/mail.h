@@ -19,7 +19,7 @@
 #ifndef FPUBENCH_MAIL_H
 #define FPUBENCH_MAIL_H
 
-#include "strlist.h"
+#include "lib/strlist.h"
 
 #include <stddef.h>
 #include <stdint.h>

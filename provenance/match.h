@@ -37,7 +37,7 @@
 
 #include "facts.h"
 #include "mail.h"
-#include "strlist.h"
+#include "lib/strlist.h"
 #include "subject.h"
 
 #include <stdbool.h>

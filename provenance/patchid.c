@@ -1,10 +1,11 @@
 #include "patchid.h"
 
-#include "error.h"
-#include "fileutil.h"
-#include "gitutil.h"
-#include "strbuf.h"
-#include "strlist.h"
+#include "lib/ctype.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/gitutil.h"
+#include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -39,16 +40,6 @@ struct patchid_state {
 	char pre_oid[OID_TEXT_MAX + 1], post_oid[OID_TEXT_MAX + 1];
 	struct strbuf scratch;
 };
-
-static bool git_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static bool git_alpha(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
 
 static bool line_starts(const char *line, size_t len, const char *prefix)
 {
@@ -95,7 +86,7 @@ static void hash_without_space(struct patchid_state *st, const char *line, size_
 	strbuf_reset(&st->scratch);
 	strbuf_grow(&st->scratch, len);
 	for (size_t i = 0; i < len; i++)
-		if (!git_space(line[i]))
+		if (!ctype_is_space(line[i]))
 			st->scratch.buf[st->scratch.len++] = line[i];
 	st->patchlen += (long)st->scratch.len;
 	EVP_DigestUpdate(st->ctx, st->scratch.buf, st->scratch.len);
@@ -230,7 +221,7 @@ static void feed_line(struct patchid_state *st, const char *line, size_t len)
 		}
 		if (line_starts(line, len, "--- ")) {
 			st->before = st->after = 1;
-		} else if (!git_alpha(line[0])) {
+		} else if (!ctype_is_alpha(line[0])) {
 			st->done = true;
 			return;
 		}

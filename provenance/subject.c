@@ -1,6 +1,7 @@
 #include "subject.h"
 
-#include "strbuf.h"
+#include "lib/ctype.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +12,9 @@
 
 static const char *const reply_words[] = { "re", "fwd", "fw", "aw", "sv", "antw", "wg" };
 
-static bool is_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
-}
-
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 static const char *skip_space(const char *p)
 {
-	while (is_space(*p))
+	while (ctype_is_space(*p))
 		p++;
 	return p;
 }
@@ -34,7 +25,7 @@ static bool read_number(const char **pp, const char *end, unsigned *out)
 	const char *p = *pp;
 	unsigned n = 0;
 
-	while (p < end && is_digit(*p) && n <= MAX_NUMBER)
+	while (p < end && ctype_is_digit(*p) && n <= MAX_NUMBER)
 		n = n * 10 + (unsigned)(*p++ - '0');
 	if (p == *pp || n > MAX_NUMBER)
 		return false;
@@ -54,7 +45,7 @@ static const char *skip_reply_prefix(const char *p)
 		if (*q == '[' || *q == '(') {
 			char close = *q == '[' ? ']' : ')';
 			q++;
-			while (is_digit(*q))
+			while (ctype_is_digit(*q))
 				q++;
 			if (*q++ != close)
 				continue;
@@ -106,10 +97,10 @@ static void parse_tag_word(struct subject *s, const char *w, const char *end)
 static void parse_tags(struct subject *s, const char *p, const char *end)
 {
 	while (p < end) {
-		while (p < end && (is_space(*p) || *p == ','))
+		while (p < end && (ctype_is_space(*p) || *p == ','))
 			p++;
 		const char *w = p;
-		while (p < end && !is_space(*p) && *p != ',')
+		while (p < end && !ctype_is_space(*p) && *p != ',')
 			p++;
 		if (p > w)
 			parse_tag_word(s, w, p);
@@ -140,7 +131,7 @@ void subject_parse(struct subject *out, const char *raw)
 		break;
 	}
 	while (*p) {
-		if (is_space(*p)) {
+		if (ctype_is_space(*p)) {
 			p = skip_space(p);
 			if (*p)
 				strbuf_addch(&sb, ' ');

@@ -1,6 +1,7 @@
 #include "trailers.h"
 
-#include "strbuf.h"
+#include "lib/ctype.h"
+#include "lib/strbuf.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -38,21 +39,6 @@ const char *history_kind_name(enum history_kind kind)
 }
 
 /* git's ctype: ASCII only, and neither \v nor \f is a space. */
-static bool git_space(char c)
-{
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static bool git_alnum(char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-}
-
-static bool is_hex(char c)
-{
-	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
-}
-
 static bool starts_with(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
@@ -67,7 +53,7 @@ static const char *next_line(const char *s)
 
 static bool is_blank_line(const char *s)
 {
-	while (*s && *s != '\n' && git_space(*s))
+	while (*s && *s != '\n' && ctype_is_space(*s))
 		s++;
 	return !*s || *s == '\n';
 }
@@ -94,7 +80,7 @@ static long find_separator(const char *line)
 	for (const char *c = line; *c; c++) {
 		if (*c == ':')
 			return c - line;
-		if (!blank_seen && (git_alnum(*c) || *c == '-'))
+		if (!blank_seen && (ctype_is_alnum(*c) || *c == '-'))
 			continue;
 		if (c != line && (*c == ' ' || *c == '\t')) {
 			blank_seen = true;
@@ -182,10 +168,10 @@ static long trailer_start(const char *buf, long len)
 			trailer_lines++;
 			possible_continuation_lines = 0;
 			recognized_prefix = true;
-		} else if (find_separator(bol) >= 1 && !git_space(bol[0])) {
+		} else if (find_separator(bol) >= 1 && !ctype_is_space(bol[0])) {
 			trailer_lines++;
 			possible_continuation_lines = 0;
-		} else if (git_space(bol[0])) {
+		} else if (ctype_is_space(bol[0])) {
 			possible_continuation_lines++;
 		} else {
 			non_trailer_lines += 1 + possible_continuation_lines;
@@ -197,9 +183,9 @@ static long trailer_start(const char *buf, long len)
 
 static char *trimmed(const char *p, const char *end)
 {
-	while (p < end && git_space(*p))
+	while (p < end && ctype_is_space(*p))
 		p++;
-	while (end > p && git_space(end[-1]))
+	while (end > p && ctype_is_space(end[-1]))
 		end--;
 	return xstrndup(p, (size_t)(end - p));
 }
@@ -227,7 +213,7 @@ static void split_block(struct trailers *t, const char *p, const char *end)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *next = nl ? nl + 1 : end;
 
-		if (item && git_space(*p)) {
+		if (item && ctype_is_space(*p)) {
 			p = next;
 			continue;
 		}
@@ -245,7 +231,7 @@ static void split_block(struct trailers *t, const char *p, const char *end)
 
 static const char *skip_blanks(const char *p)
 {
-	while (git_space(*p))
+	while (ctype_is_space(*p))
 		p++;
 	return p;
 }
@@ -256,9 +242,9 @@ static size_t sha_length(const char *p)
 	size_t n = 0;
 	bool digit = false;
 
-	while (n <= MAX_SHA && is_hex(p[n]))
+	while (n <= MAX_SHA && ctype_is_xdigit(p[n]))
 		digit |= p[n++] <= '9';
-	if (n < MIN_SHA || n > MAX_SHA || !digit || git_alnum(p[n]))
+	if (n < MIN_SHA || n > MAX_SHA || !digit || ctype_is_alnum(p[n]))
 		return 0;
 	return n;
 }
@@ -372,7 +358,7 @@ static void add_history(struct trailers *t, enum history_kind kind, const char *
 static void scan_history(struct trailers *t, const char *msg)
 {
 	for (const char *p = msg; (p = strcasestr(p, "commit")); p += 6) {
-		if (p > msg && (git_alnum(p[-1]) || p[-1] == '-'))
+		if (p > msg && (ctype_is_alnum(p[-1]) || p[-1] == '-'))
 			continue;
 		const char *sha = skip_blanks(p + 6);
 		size_t len = sha == p + 6 ? 0 : sha_length(sha);
@@ -382,7 +368,7 @@ static void scan_history(struct trailers *t, const char *msg)
 	}
 	for (const char *p = msg; *p; p++) {
 		size_t len;
-		if ((p > msg && (git_alnum(p[-1]) || p[-1] == '-')) || !is_hex(*p) ||
+		if ((p > msg && (ctype_is_alnum(p[-1]) || p[-1] == '-')) || !ctype_is_xdigit(*p) ||
 		    (len = sha_length(p)) < BARE_SHA) {
 			continue;
 		}

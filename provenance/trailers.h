@@ -23,7 +23,7 @@
 #define FPUBENCH_TRAILERS_H
 
 #include "link.h"
-#include "strlist.h"
+#include "lib/strlist.h"
 
 #include <stddef.h>
 

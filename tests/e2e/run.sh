@@ -167,7 +167,7 @@ check "the guest skipped the others as not selected" \
 	grep -q "^ok 1 fpu_addr # SKIP not selected" "$RESULTS"/latest/console/*.log
 check "the initramfs has no test module" sh -c "cpio -it --quiet <'$RESULTS'/latest/initramfs-patched.cpio | grep -qx init &&
 	! cpio -it --quiet <'$RESULTS'/latest/initramfs-patched.cpio | grep -qx fpu_kmod.ko"
-check "a test name that is not a word exits 128" status_is 128 "$FPUBENCH" test --test "fpu_seed,x"
+check "a test name that is not a word exits 129" status_is 129 "$FPUBENCH" test --test "fpu_seed,x"
 check "the error names the test" grep -q "test name 'fpu_seed,x' is not letters" "$WORK/err"
 
 echo "# e2e: bisect over a synthetic history of 33 commits"
@@ -194,26 +194,26 @@ check "bisect with the ends swapped exits 3" \
 	status_is 3 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/history \
 	--bad refs/fpubench/base --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
 check "the error says GOOD does not pass" grep -q "GOOD 'refs/fpubench/history' does not pass" "$WORK/err"
-check "bisect with an unknown revision exits 128" \
-	status_is 128 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
+check "bisect with an unknown revision exits 129" \
+	status_is 129 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
 check "the error names the revision" grep -q "unknown revision 'no-such-rev'" "$WORK/err"
 
 echo "# e2e: bad input"
-check "missing tarball exits 129" \
-	status_is 129 env FPUBENCH_TARBALL=/nonexistent.tar.xz "$FPUBENCH" run --cache "$WORK/empty-cache" --results "$RESULTS"
+check "missing tarball exits 128" \
+	status_is 128 env FPUBENCH_TARBALL=/nonexistent.tar.xz "$FPUBENCH" run --cache "$WORK/empty-cache" --results "$RESULTS"
 check "the error names the tarball" grep -q "'/nonexistent.tar.xz'" "$WORK/err"
-check "missing patch exits 129" \
-	status_is 129 "$FPUBENCH" test --results "$RESULTS" --patch "$WORK/nope.patch"
+check "missing patch exits 128" \
+	status_is 128 "$FPUBENCH" test --results "$RESULTS" --patch "$WORK/nope.patch"
 check "unknown cpu model exits 132" \
 	status_is 132 "$FPUBENCH" run --results "$RESULTS" --cpu no-such-cpu
 check "the error names the model" grep -q "'no-such-cpu'" "$WORK/err"
-check "an unknown option exits 128" status_is 128 "$FPUBENCH" run --frobnicate
+check "an unknown option exits 129" status_is 129 "$FPUBENCH" run --frobnicate
 check "the error names the option" grep -q "^fpubench: unknown option '--frobnicate'" "$WORK/err"
-check "an option without its value exits 128" status_is 128 "$FPUBENCH" test --jobs
+check "an option without its value exits 129" status_is 129 "$FPUBENCH" test --jobs
 check "the error names the option" grep -q "^fpubench: option '--jobs' needs a value$" "$WORK/err"
-check "an unreadable patch exits 129" status_is 129 "$FPUBENCH" test --patch "$WORK"
+check "an unreadable patch exits 128" status_is 128 "$FPUBENCH" test --patch "$WORK"
 check "the error names the patch" grep -q "^fpubench: patch '$WORK' is not a readable file$" "$WORK/err"
-check "an unknown test exits 128" status_is 128 "$FPUBENCH" test --test no_such --cpu "$FSAVE_CPU"
+check "an unknown test exits 129" status_is 129 "$FPUBENCH" test --test no_such --cpu "$FSAVE_CPU"
 check "the error names the test" grep -q "^fpubench: unknown test 'no_such'" "$WORK/err"
 printf '[run]\njbos = 2\n' >"$WORK/bad.conf"
 check "a malformed config file exits 135" status_is 135 "$FPUBENCH" run --config "$WORK/bad.conf"

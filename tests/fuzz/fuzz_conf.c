@@ -3,8 +3,8 @@
  * fail with ERR_INPUT and one line that names the file (issue 7: a bad
  * config gets a clear one-line message and an exit code).
  */
-#include "conf.h"
-#include "error.h"
+#include "run/conf.h"
+#include "lib/error.h"
 
 #include <stdint.h>
 #include <stdlib.h>

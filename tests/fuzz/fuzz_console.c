@@ -3,8 +3,8 @@
  * read what a guest prints: the report's invariants (bench/console.h) must
  * hold for any bytes.
  */
-#include "console.h"
-#include "ktap.h"
+#include "judge/console.h"
+#include "judge/ktap.h"
 
 #include <stdint.h>
 #include <stdlib.h>

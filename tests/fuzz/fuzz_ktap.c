@@ -4,7 +4,7 @@
  * each kind fills only its own fields (bench/ktap.h).  The input is copied
  * to a buffer of exactly its length, so ASan catches a read past it.
  */
-#include "ktap.h"
+#include "judge/ktap.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -3,9 +3,9 @@
  * a header's message-id, and as a commit message whose trailers hold
  * the Links.
  */
-#include "link.h"
-#include "strbuf.h"
-#include "trailers.h"
+#include "provenance/link.h"
+#include "lib/strbuf.h"
+#include "provenance/trailers.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -3,11 +3,11 @@
  * an mbox, and the diff of every message through the patch-id and
  * changed-line readers, which take what a mail gives them.
  */
-#include "archive.h"
-#include "changes.h"
-#include "error.h"
-#include "mail.h"
-#include "patchid.h"
+#include "provenance/archive.h"
+#include "provenance/changes.h"
+#include "lib/error.h"
+#include "provenance/mail.h"
+#include "provenance/patchid.h"
 
 #include <stdint.h>
 #include <string.h>

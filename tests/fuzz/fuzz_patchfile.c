@@ -2,7 +2,7 @@
  * libFuzzer target for the patch reader: `--patch` takes any file, so
  * mails, diffs and garbage must parse or fail cleanly.
  */
-#include "patchfile.h"
+#include "build/patchfile.h"
 
 #include <stdint.h>
 #include <stdlib.h>

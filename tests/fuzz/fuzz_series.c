@@ -4,10 +4,10 @@
  * split at the first NUL: series text, then the rest as variants text, CPU
  * setup and config.
  */
-#include "cpu.h"
-#include "kernel.h"
-#include "series.h"
-#include "strbuf.h"
+#include "boot/cpu.h"
+#include "build/kernel.h"
+#include "build/series.h"
+#include "lib/strbuf.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* libFuzzer target for the subject normaliser. */
-#include "strbuf.h"
-#include "subject.h"
+#include "lib/strbuf.h"
+#include "provenance/subject.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,11 +9,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "bisect.h"
-#include "error.h"
-#include "fileutil.h"
-#include "spawn.h"
-#include "strbuf.h"
+#include "bisect/bisect.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/spawn.h"
+#include "lib/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,11 +9,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "conf.h"
-#include "cpu.h"
-#include "error.h"
-#include "fileutil.h"
-#include "strbuf.h"
+#include "run/conf.h"
+#include "boot/cpu.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
 
 #include <glob.h>
 #include <stdlib.h>
@@ -96,13 +96,13 @@ static void test_every_section(void **state)
 
 	assert_int_equal(c->nexpects, 3);
 	assert_string_equal(c->expects[1].variant, "*");
-	assert_int_equal(c->expects[1].fpu, CONF_FPU_FXSAVE);
+	assert_int_equal(c->expects[1].fpu, EXPECT_FPU_FXSAVE);
 	assert_string_equal(c->expects[1].test, "fpu_*");
 	assert_int_equal(c->expects[1].status, VERDICT_SKIP);
-	assert_int_equal(conf_expect_find(c, "unpatched", true, "fpu_seed")->status, VERDICT_CRASH);
-	assert_int_equal(conf_expect_find(c, "unpatched", false, "fpu_seed")->status, VERDICT_SKIP);
-	assert_int_equal(conf_expect_find(c, "patched", true, "fpu_seed")->status, VERDICT_PASS);
-	assert_int_equal(conf_expect_find(c, "patched", false, "x86_test_FCMOV")->status, VERDICT_PASS);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "unpatched", true, "fpu_seed")->status, VERDICT_CRASH);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "unpatched", false, "fpu_seed")->status, VERDICT_SKIP);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "patched", true, "fpu_seed")->status, VERDICT_PASS);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "patched", false, "x86_test_FCMOV")->status, VERDICT_PASS);
 
 	assert_int_equal(c->nhosts, 2);
 	assert_string_equal(c->hosts[0].name, "a");
@@ -130,7 +130,7 @@ static void test_defaults_and_relative_anchors(void **state)
 	assert_string_equal(c->trees[0].name, "debian");
 	assert_int_equal(c->trees[0].source, CONF_TREE_DEBIAN);
 	assert_null(c->trees[0].tarball);
-	assert_null(conf_expect_find(c, "patched", true, "fpu_seed"));
+	assert_null(expect_find(c->expects, c->nexpects, "patched", true, "fpu_seed"));
 	conf_free(c);
 
 	/* A file in the working directory: relative paths stay relative to it. */
@@ -335,15 +335,15 @@ static void test_default_config_is_the_default_matrix(void **state)
 	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
 		for (int fsave = 0; fsave < 2; fsave++)
 			for (size_t t = 0; t < ntests; t++) {
-				const struct conf_expect *e =
-					conf_expect_find(c, variants[v], fsave, tests[t]);
+				const struct expect_rule *e =
+					expect_find(c->expects, c->nexpects, variants[v], fsave, tests[t]);
 
 				assert_non_null(e);
 				if (v == 0 || !fsave)
 					assert_int_equal(e->status, VERDICT_PASS);
 				crashes += e->status == VERDICT_CRASH;
 			}
-	assert_int_equal(conf_expect_find(c, "unpatched", true, "fpu_seed")->status, VERDICT_CRASH);
+	assert_int_equal(expect_find(c->expects, c->nexpects, "unpatched", true, "fpu_seed")->status, VERDICT_CRASH);
 	assert_true(crashes >= 1 && crashes < ntests);
 	for (size_t t = 0; t < ntests; t++)
 		free(tests[t]);

@@ -10,9 +10,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "console.h"
-#include "fileutil.h"
-#include "strbuf.h"
+#include "judge/console.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

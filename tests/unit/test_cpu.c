@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cpu.h"
-#include "error.h"
+#include "boot/cpu.h"
+#include "lib/error.h"
 
 #include <string.h>
 

@@ -8,10 +8,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fileutil.h"
-#include "spawn.h"
-#include "strbuf.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/spawn.h"
+#include "lib/strbuf.h"
 #include "test_fsize.h"
 
 #include <dirent.h>

@@ -7,7 +7,7 @@
 #ifndef FPUBENCH_TEST_FSIZE_H
 #define FPUBENCH_TEST_FSIZE_H
 
-#include "error.h"
+#include "lib/error.h"
 
 #include <fcntl.h>
 #include <signal.h>

@@ -11,11 +11,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cpu.h"
-#include "error.h"
-#include "fileutil.h"
-#include "guest.h"
-#include "strbuf.h"
+#include "boot/cpu.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "boot/guest.h"
+#include "lib/strbuf.h"
 
 #include <signal.h>
 #include <stdbool.h>

@@ -4,9 +4,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "history.h"
-#include "strbuf.h"
+#include "lib/error.h"
+#include "record/history.h"
+#include "lib/strbuf.h"
 
 #include <dirent.h>
 #include <limits.h>

@@ -4,10 +4,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fileutil.h"
-#include "initramfs.h"
-#include "spawn.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "build/initramfs.h"
+#include "lib/spawn.h"
 
 #include <stdlib.h>
 #include <string.h>

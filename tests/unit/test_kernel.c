@@ -10,12 +10,12 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "clock.h"
-#include "error.h"
-#include "fileutil.h"
-#include "kernel.h"
-#include "spawn.h"
-#include "strbuf.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "build/kernel.h"
+#include "lib/spawn.h"
+#include "lib/strbuf.h"
 #include "test_fsize.h"
 
 #include <fcntl.h>

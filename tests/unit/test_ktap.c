@@ -8,7 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "ktap.h"
+#include "judge/ktap.h"
 
 #include <limits.h>
 #include <stdlib.h>

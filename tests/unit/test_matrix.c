@@ -5,8 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "console.h"
-#include "matrix.h"
+#include "judge/console.h"
+#include "boot/matrix.h"
 
 #include <stdlib.h>
 #include <string.h>

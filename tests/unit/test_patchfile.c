@@ -4,9 +4,10 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fileutil.h"
-#include "patchfile.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "build/patchfile.h"
+#include "lib/date.h"
 
 #include <string.h>
 
@@ -108,14 +109,14 @@ static void test_dates(void **state)
 	int tz;
 
 	(void)state;
-	assert_int_equal(patchfile_parse_date("Thu, 3 Dec 2026 09:00:00 +0000", &t, &tz), 0);
+	assert_int_equal(date_parse_rfc2822("Thu, 3 Dec 2026 09:00:00 +0000", &t, &tz), 0);
 	assert_int_equal(t, 1796288400);
 	assert_int_equal(tz, 0);
-	assert_int_equal(patchfile_parse_date("6 Apr 2011 09:06:43 -0700", &t, &tz), 0);
+	assert_int_equal(date_parse_rfc2822("6 Apr 2011 09:06:43 -0700", &t, &tz), 0);
 	assert_int_equal(t, 1302106003);
 	assert_int_equal(tz, -420);
-	assert_int_equal(patchfile_parse_date("Wed, 6 Foo 2011 18:06:43 +0200", &t, &tz), -1);
-	assert_int_equal(patchfile_parse_date("", &t, &tz), -1);
+	assert_int_equal(date_parse_rfc2822("Wed, 6 Foo 2011 18:06:43 +0200", &t, &tz), -1);
+	assert_int_equal(date_parse_rfc2822("", &t, &tz), -1);
 }
 
 int main(void)

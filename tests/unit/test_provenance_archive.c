@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "archive.h"
-#include "error.h"
+#include "provenance/archive.h"
+#include "lib/error.h"
 #include "test_provenance_repo.h"
 
 #include <sys/stat.h>

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "changes.h"
+#include "provenance/changes.h"
 
 #include <string.h>
 

@@ -4,8 +4,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cli.h"
-#include "error.h"
+#include "cmd/cmd.h"
+#include "provenance/provenance.h"
+#include "lib/error.h"
 #include "test_provenance_repo.h"
 
 #define SEED_ID "1302106003-366952-1-git-send-email-hans.rosenfeld@amd.com"
@@ -51,14 +52,14 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Runs provenance_main with stdout in fx->out; returns the exit status. */
+/* Runs the command line with stdout in fx->out; returns the exit status. */
 static int run(struct fixture *fx, const char *const *args)
 {
-	char *argv[40];
-	int argc = 0, saved, fd, status;
+	char *argv[40] = { "fpubench" };
+	int argc = 1, saved, fd, status;
 
-	while (args[argc]) {
-		argv[argc] = (char *)args[argc];
+	while (args[argc - 1]) {
+		argv[argc] = (char *)args[argc - 1];
 		argc++;
 	}
 	argv[argc] = NULL;
@@ -67,7 +68,7 @@ static int run(struct fixture *fx, const char *const *args)
 	fd = open(fx->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, 1);
 	close(fd);
-	status = provenance_main(argc, argv);
+	status = cmd_main(argc, argv);
 	fflush(stdout);
 	dup2(saved, 1);
 	close(saved);

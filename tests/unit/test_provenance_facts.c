@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "facts.h"
+#include "lib/error.h"
+#include "provenance/facts.h"
 #include "test_provenance_repo.h"
 
 /*

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "link.h"
+#include "provenance/link.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fileutil.h"
-#include "mail.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "provenance/mail.h"
 
 #include <stdlib.h>
 #include <string.h>

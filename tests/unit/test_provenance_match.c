@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "facts.h"
-#include "match.h"
+#include "provenance/facts.h"
+#include "provenance/match.h"
 #include "test_provenance_repo.h"
 
 struct fixture {

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "patchid.h"
+#include "provenance/patchid.h"
 #include "test_provenance_repo.h"
 
 /* git patch-id --stable of a text: the first id it prints, or "" for none. */

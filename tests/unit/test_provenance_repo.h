@@ -7,9 +7,9 @@
 #ifndef TEST_PROVENANCE_REPO_H
 #define TEST_PROVENANCE_REPO_H
 
-#include "archive.h"
-#include "fileutil.h"
-#include "strbuf.h"
+#include "provenance/archive.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
 
 #include <fcntl.h>
 #include <ftw.h>

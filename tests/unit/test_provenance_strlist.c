@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "strbuf.h"
-#include "strlist.h"
+#include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 static void test_push_unique_and_release(void **state)
 {

@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "subject.h"
+#include "provenance/subject.h"
 
 #include <stdlib.h>
 #include <string.h>

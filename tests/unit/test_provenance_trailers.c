@@ -5,7 +5,7 @@
 #include <cmocka.h>
 
 #include "test_provenance_repo.h"
-#include "trailers.h"
+#include "provenance/trailers.h"
 
 /* Messages where git's trailer rules are easy to get wrong. */
 static const char *const edge_messages[] = {

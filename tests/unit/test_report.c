@@ -4,11 +4,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cpu.h"
-#include "error.h"
-#include "fileutil.h"
-#include "report.h"
-#include "spawn.h"
+#include "boot/cpu.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "record/report.h"
+#include "lib/spawn.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,9 +4,9 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "cpu.h"
-#include "fileutil.h"
-#include "results.h"
+#include "boot/cpu.h"
+#include "lib/fileutil.h"
+#include "record/results.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -8,11 +8,11 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "fileutil.h"
-#include "guest.h"
-#include "matrix.h"
-#include "strbuf.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "boot/guest.h"
+#include "boot/matrix.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

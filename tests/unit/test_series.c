@@ -4,8 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "series.h"
+#include "lib/error.h"
+#include "build/series.h"
 
 #include <string.h>
 

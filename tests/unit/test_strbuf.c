@@ -4,7 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "strbuf.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>

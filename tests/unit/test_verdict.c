@@ -5,8 +5,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
-#include "error.h"
-#include "verdict.h"
+#include "lib/error.h"
+#include "judge/verdict.h"
 
 static void test_names_round_trip(void **state)
 {

@@ -1,0 +1,382 @@
+#include "bisect.h"
+
+#include "lib/error.h"
+#include "lib/gitutil.h"
+#include "lib/strbuf.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void oids_push(git_oid **list, size_t *n, const git_oid *oid)
+{
+	*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+	git_oid_cpy(&(*list)[(*n)++], oid);
+}
+
+static bool oids_contain(const git_oid *list, size_t n, const git_oid *oid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (git_oid_equal(&list[i], oid))
+			return true;
+	return false;
+}
+
+int bisect_candidates(git_repository *repo, const git_oid *bad, const git_oid *goods,
+		      size_t ngoods, git_oid **out, size_t *n)
+{
+	git_revwalk *walk = NULL;
+	git_oid oid, *list = NULL;
+	size_t count = 0;
+	int err = 0;
+
+	/* git's bisection takes the date-ordered walk and reverses it. */
+	if (git_revwalk_new(&walk, repo) < 0 ||
+	    git_revwalk_sorting(walk, GIT_SORT_TIME | GIT_SORT_REVERSE) < 0 ||
+	    git_revwalk_push(walk, bad) < 0) {
+		err = error_set(ERR_GENERIC, "cannot walk from %s: %s", git_oid_tostr_s(bad),
+				gitutil_error());
+		goto out;
+	}
+	for (size_t i = 0; i < ngoods; i++) {
+		if (git_revwalk_hide(walk, &goods[i]) < 0) {
+			err = error_set(ERR_GENERIC, "cannot hide %s: %s", git_oid_tostr_s(&goods[i]),
+					gitutil_error());
+			goto out;
+		}
+	}
+	while (git_revwalk_next(&oid, walk) == 0)
+		oids_push(&list, &count, &oid);
+out:
+	git_revwalk_free(walk);
+	if (err) {
+		free(list);
+		return err;
+	}
+	*out = list;
+	*n = count;
+	return 0;
+}
+
+/* The candidates as a graph: each one's parents among the candidates. */
+struct graph {
+	size_t n;
+	size_t **parents;	/* indexes into the candidate list */
+	size_t *nparents;
+};
+
+static long index_of(const git_oid *cands, size_t n, const git_oid *oid)
+{
+	for (size_t i = 0; i < n; i++)
+		if (git_oid_equal(&cands[i], oid))
+			return (long)i;
+	return -1;
+}
+
+static int graph_build(git_repository *repo, const git_oid *cands, size_t n, struct graph *g)
+{
+	g->n = n;
+	g->parents = xcalloc(n, sizeof(*g->parents));
+	g->nparents = xcalloc(n, sizeof(*g->nparents));
+	for (size_t i = 0; i < n; i++) {
+		git_commit *c;
+
+		if (git_commit_lookup(&c, repo, &cands[i]) < 0)
+			return error_set(ERR_GENERIC, "cannot read commit %s: %s",
+					 git_oid_tostr_s(&cands[i]), gitutil_error());
+		unsigned np = git_commit_parentcount(c);
+		g->parents[i] = xcalloc(np ? np : 1, sizeof(size_t));
+		for (unsigned p = 0; p < np; p++) {
+			long k = index_of(cands, n, git_commit_parent_id(c, p));
+			if (k >= 0)
+				g->parents[i][g->nparents[i]++] = (size_t)k;
+		}
+		git_commit_free(c);
+	}
+	return 0;
+}
+
+static void graph_release(struct graph *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->parents[i]);
+	free(g->parents);
+	free(g->nparents);
+}
+
+/* How many candidates commit i reaches, itself included. */
+static int count_distance(const struct graph *g, size_t i, char *seen, size_t *stack)
+{
+	size_t top = 0;
+	int count = 0;
+
+	memset(seen, 0, g->n);
+	stack[top++] = i;
+	seen[i] = 1;
+	while (top) {
+		size_t c = stack[--top];
+		count++;
+		for (size_t p = 0; p < g->nparents[c]; p++) {
+			if (!seen[g->parents[c][p]]) {
+				seen[g->parents[c][p]] = 1;
+				stack[top++] = g->parents[c][p];
+			}
+		}
+	}
+	return count;
+}
+
+static bool approx_halfway(int weight, size_t n)
+{
+	long diff = 2L * weight - (long)n;
+
+	return diff >= -1 && diff <= 1;
+}
+
+/*
+ * git's do_find_bisection(): weights in its order, and with `shortcut`
+ * the first commit found near halfway, as git returns it.  Returns that
+ * commit's index, or -1 when the caller must pick the best.
+ */
+static long compute_weights(const struct graph *g, bool shortcut, int *w)
+{
+	char *seen = xmalloc(g->n ? g->n : 1);
+	size_t *stack = xmalloc((g->n ? g->n : 1) * sizeof(*stack));
+	size_t counted = 0;
+	long found = -1;
+
+	for (size_t i = 0; i < g->n; i++) {
+		w[i] = g->nparents[i] == 0 ? 1 : g->nparents[i] == 1 ? -1 : -2;
+		counted += w[i] == 1;
+	}
+	/* Merges: their parents' weights cannot be added, so count. */
+	for (size_t i = 0; i < g->n && found < 0; i++) {
+		if (w[i] != -2)
+			continue;
+		w[i] = count_distance(g, i, seen, stack);
+		if (shortcut && approx_halfway(w[i], g->n))
+			found = (long)i;
+		counted++;
+	}
+	/* A single strand of pearls: one more than the parent. */
+	while (counted < g->n && found < 0) {
+		for (size_t i = 0; i < g->n && found < 0; i++) {
+			if (w[i] >= 0)
+				continue;
+			size_t p = 0;
+			while (p < g->nparents[i] && w[g->parents[i][p]] < 0)
+				p++;
+			if (p == g->nparents[i])
+				continue;
+			w[i] = w[g->parents[i][p]] + 1;
+			counted++;
+			if (shortcut && approx_halfway(w[i], g->n))
+				found = (long)i;
+		}
+	}
+	free(seen);
+	free(stack);
+	return found;
+}
+
+static int distance(int weight, size_t n)
+{
+	int other = (int)n - weight;
+
+	return weight < other ? weight : other;
+}
+
+int bisect_choose(git_repository *repo, const git_oid *cands, size_t n,
+		  const git_oid *skipped, size_t nskipped, git_oid *out)
+{
+	struct graph g = { 0 };
+	int *w = xcalloc(n ? n : 1, sizeof(*w));
+	long best = -1;
+	int err;
+
+	if ((err = graph_build(repo, cands, n, &g)) < 0)
+		goto out;
+	/* Without skips, exactly git's pick; with them, the best one not skipped. */
+	best = compute_weights(&g, nskipped == 0, w);
+	if (best < 0) {
+		int best_distance = -1;
+
+		for (size_t i = 0; i < n; i++) {
+			int d = distance(w[i], n);
+
+			if (d > best_distance && !oids_contain(skipped, nskipped, &cands[i])) {
+				best = (long)i;
+				best_distance = d;
+			}
+		}
+		/* Distance 0 is the bad commit itself: nothing left to test. */
+		if (best_distance <= 0)
+			best = -1;
+	}
+	if (best >= 0)
+		git_oid_cpy(out, &cands[best]);
+out:
+	graph_release(&g);
+	free(w);
+	if (err)
+		return err;
+	return best >= 0;
+}
+
+int bisect_steps_left(size_t n)
+{
+	int steps = 0;
+
+	while (((size_t)1 << steps) < n)
+		steps++;
+	return steps;
+}
+
+static char *commit_subject(git_repository *repo, const git_oid *oid)
+{
+	git_commit *c;
+	char *s;
+
+	if (git_commit_lookup(&c, repo, oid) < 0)
+		return xstrdup("");
+	s = xstrdup(git_commit_summary(c) ? git_commit_summary(c) : "");
+	git_commit_free(c);
+	return s;
+}
+
+int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
+	       bisect_test_fn test, void *ctx,
+	       void (*progress)(void *ctx, const struct bisect *b, const git_oid *next,
+				int step, int steps_estimate),
+	       struct bisect **out)
+{
+	struct bisect *b = xcalloc(1, sizeof(*b));
+	git_oid *cands = NULL;
+	size_t n = 0;
+	int err = 0;
+
+	b->repo = repo;
+	git_oid_cpy(&b->good, good);
+	git_oid_cpy(&b->bad, bad);
+	oids_push(&b->goods, &b->ngoods, good);
+
+	for (;;) {
+		git_oid next;
+		int chosen;
+
+		free(cands);
+		cands = NULL;
+		if ((err = bisect_candidates(repo, &b->bad, b->goods, b->ngoods, &cands, &n)) < 0)
+			goto out;
+		if (n <= 1) {
+			b->found = true;
+			git_oid_cpy(&b->culprit, &b->bad);
+			break;
+		}
+		if ((chosen = bisect_choose(repo, cands, n, b->skipped, b->nskipped, &next)) < 0) {
+			err = chosen;
+			goto out;
+		}
+		if (!chosen) {
+			/* Newest first, as git lists them. */
+			for (size_t i = n; i-- > 0;)
+				oids_push(&b->range, &b->nrange, &cands[i]);
+			break;
+		}
+		if (progress)
+			progress(ctx, b, &next, (int)b->nsteps + 1,
+				 (int)b->nsteps + bisect_steps_left(n));
+
+		b->steps = xrealloc(b->steps, (b->nsteps + 1) * sizeof(*b->steps));
+		struct bisect_step *s = &b->steps[b->nsteps];
+		memset(s, 0, sizeof(*s));
+		git_oid_cpy(&s->commit, &next);
+		s->subject = commit_subject(repo, &next);
+		b->nsteps++;
+		if ((err = test(ctx, &next, s)) < 0)
+			goto out;
+		if (s->verdict == BISECT_GOOD)
+			oids_push(&b->goods, &b->ngoods, &next);
+		else if (s->verdict == BISECT_BAD)
+			git_oid_cpy(&b->bad, &next);
+		else
+			oids_push(&b->skipped, &b->nskipped, &next);
+	}
+out:
+	free(cands);
+	if (err) {
+		bisect_free(b);
+		return err;
+	}
+	*out = b;
+	return 0;
+}
+
+void bisect_free(struct bisect *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nsteps; i++) {
+		free(b->steps[i].subject);
+		free(b->steps[i].note);
+	}
+	free(b->steps);
+	free(b->goods);
+	free(b->skipped);
+	free(b->range);
+	free(b);
+}
+
+const struct bisect_step *bisect_find_step(const struct bisect *b, const git_oid *commit)
+{
+	for (size_t i = 0; i < b->nsteps; i++)
+		if (git_oid_equal(&b->steps[i].commit, commit))
+			return &b->steps[i];
+	return NULL;
+}
+
+static const char *const verdict_words[] = {
+	[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
+};
+
+static void log_step(struct strbuf *sb, const struct bisect_step *s)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	git_oid_tostr(hex, sizeof(hex), &s->commit);
+	strbuf_addf(sb, "# %s: [%s] %s\ngit bisect %s %s\n", verdict_words[s->verdict], hex,
+		    s->subject ? s->subject : "", verdict_words[s->verdict], hex);
+}
+
+void bisect_format_log(struct strbuf *sb, const struct bisect *b,
+		       const struct bisect_step *good_end, const struct bisect_step *bad_end)
+{
+	char hex[GIT_OID_HEXSZ + 1];
+
+	strbuf_addstr(sb, "git bisect start\n");
+	log_step(sb, bad_end);
+	log_step(sb, good_end);
+	for (size_t i = 0; i < b->nsteps; i++)
+		log_step(sb, &b->steps[i]);
+	if (b->found) {
+		char *subject = commit_subject(b->repo, &b->culprit);
+		git_oid_tostr(hex, sizeof(hex), &b->culprit);
+		strbuf_addf(sb, "# first bad commit: [%s] %s\n", hex, subject);
+		free(subject);
+	} else if (b->nrange) {
+		strbuf_addstr(sb, "# only skipped commits left to test\n");
+		for (size_t i = 0; i < b->nrange; i++) {
+			char *subject = commit_subject(b->repo, &b->range[i]);
+			git_oid_tostr(hex, sizeof(hex), &b->range[i]);
+			strbuf_addf(sb, "# possible first bad commit: [%s] %s\n", hex, subject);
+			free(subject);
+		}
+	}
+}
+
+double bisect_confidence(int runs, int failed, int total)
+{
+	if (total <= 0 || failed <= 0)
+		return 0.0;
+	return 1.0 - pow(1.0 - (double)failed / total, runs);
+}

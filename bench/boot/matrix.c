@@ -1,0 +1,646 @@
+#include "matrix.h"
+
+#include "judge/console.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "guest.h"
+#include "lib/progress.h"
+#include "lib/strbuf.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BASE_CMDLINE "console=ttyS0 panic=-1 oops=panic"
+#define PLAN_LIST_MAX 5		/* missing or extra tests a plan's reason names */
+
+static struct matrix_cell *cell_add(struct matrix_cell **cells, size_t *n, const char *test,
+				    enum verdict status)
+{
+	struct matrix_cell *c;
+
+	*cells = xrealloc(*cells, (*n + 1) * sizeof(**cells));
+	c = &(*cells)[(*n)++];
+	memset(c, 0, sizeof(*c));
+	c->test = xstrdup(test);
+	c->status = status;
+	c->duration_s = -1;
+	return c;
+}
+
+static const char *fpu_mode_expected(bool fsave)
+{
+	return fsave ? "FSAVE" : "FXSAVE";
+}
+
+static char *flood_reason(void)
+{
+	return xasprintf("console flood: over %u MiB, the guest was stopped", GUEST_CONSOLE_MAX >> 20);
+}
+
+/* Why the boot ended outside every test: what the console got to, then how it ended. */
+static char *boot_reason(const struct console_report *r, enum matrix_boot_end end)
+{
+	const char *what = r->finished ? "init had finished"
+			   : r->reached_init ? "init stopped between tests"
+			   : r->ran_init ? "init printed no KTAP"
+			   : "the guest never reached init";
+
+	if (end == MATRIX_BOOT_FLOODED) {
+		char *flood = flood_reason(), *s = xasprintf("%s; %s", what, flood);
+
+		free(flood);
+		return s;
+	}
+	return xasprintf("%s%s", what,
+			 end == MATRIX_BOOT_STOPPED && r->rebooted ? ", then the guest rebooted" : "");
+}
+
+/* Why a test that began and has no result line has none. */
+static char *running_reason(const struct console_report *r, const char *so_far,
+			    enum matrix_boot_end end)
+{
+	char *how = end == MATRIX_BOOT_FLOODED ? flood_reason()
+		    : xstrdup(end == MATRIX_BOOT_TIMED_OUT ? "the guest stopped answering while it ran"
+			      : r->rebooted ? "the guest rebooted while it ran"
+			      : "the guest ended while it ran");
+	char *s;
+
+	/* Its failures so far say more, but a flood is why it has no verdict of its own. */
+	if (!so_far)
+		return how;
+	s = end == MATRIX_BOOT_FLOODED ? xasprintf("%s; %s", how, so_far) : xstrdup(so_far);
+	free(how);
+	return s;
+}
+
+static int int_compare(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* "; WHAT: " before the first item of a list, ", " before the others, nothing past the limit. */
+static bool plan_list_next(struct strbuf *sb, const char *what, int *listed)
+{
+	if (*listed == PLAN_LIST_MAX)
+		return false;
+	if (*listed)
+		strbuf_addstr(sb, ", ");
+	else
+		strbuf_addf(sb, "; %s: ", what);
+	++*listed;
+	return true;
+}
+
+/*
+ * How the results of a finished boot differ from its plan (the tests from
+ * resumed_at to planned, each once), or NULL.  The plan's count is the
+ * guest's, so only the results are walked, never the plan's range.
+ */
+static char *plan_mismatch(const struct console_report *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int *seen;
+	int owed = r->planned >= r->resumed_at ? r->planned - r->resumed_at + 1 : 0;
+	int nseen = 0, nextra = 0, listed = 0;
+
+	if (r->planned < 0)
+		return xstrdup("init printed no plan");
+	seen = xcalloc(r->ntests, sizeof(*seen));
+	strbuf_addf(&sb, "the plan announced %d tests", r->planned);
+	if (r->resumed_at > 1)
+		strbuf_addf(&sb, " and the boot resumed at %d", r->resumed_at);
+	strbuf_addf(&sb, ", the guest reported %zu", r->ntests);
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct console_test *t = &r->tests[i];
+		bool again = false;
+
+		for (int j = 0; j < nseen && !again; j++)
+			again = seen[j] == t->index;
+		if (!again && t->index >= r->resumed_at && t->index <= r->planned) {
+			seen[nseen++] = t->index;
+			continue;
+		}
+		nextra++;
+		if (plan_list_next(&sb, "extra", &listed))
+			strbuf_addf(&sb, "%d '%s'", t->index, t->name);
+	}
+	if (nextra > listed)
+		strbuf_addf(&sb, " and %d more", nextra - listed);
+
+	/* The missing tests are the gaps between the ones seen, in order. */
+	qsort(seen, (size_t)nseen, sizeof(*seen), int_compare);
+	listed = 0;
+	long long want = r->resumed_at;
+	for (int j = 0; j <= nseen && listed < PLAN_LIST_MAX; j++) {
+		long long upto = j < nseen ? seen[j] : (long long)r->planned + 1;
+
+		for (; want < upto && plan_list_next(&sb, "missing", &listed); want++)
+			strbuf_addf(&sb, "%lld", want);
+		want = upto + 1;
+	}
+	if (owed - nseen > listed)
+		strbuf_addf(&sb, " and %d more", owed - nseen - listed);
+	free(seen);
+	if (!nextra && owed == nseen)
+		strbuf_release(&sb);
+	return sb.len ? strbuf_detach(&sb) : NULL;
+}
+
+int matrix_cells_from_report(const struct console_report *r, enum matrix_boot_end end,
+			     bool fsave, double boot_seconds, struct matrix_cell **cells,
+			     size_t *ncells)
+{
+	size_t first = *ncells;
+	int resume = 0;
+	char *plan;
+
+	for (size_t i = 0; i < r->ntests; i++) {
+		const struct console_test *t = &r->tests[i];
+		enum verdict status = t->status;
+		bool running = t->index == r->running;
+
+		/* A test that began and never ended took the guest with it. */
+		if (running && status != VERDICT_CRASH)
+			status = end == MATRIX_BOOT_TIMED_OUT ? VERDICT_TIMEOUT
+				 : end == MATRIX_BOOT_FLOODED ? VERDICT_FAIL : VERDICT_CRASH;
+		struct matrix_cell *c = cell_add(cells, ncells, t->name, status);
+		c->crash = t->crash ? xstrdup(t->crash) : NULL;
+		c->reason = running ? running_reason(r, t->reason, end)
+			    : t->reason ? xstrdup(t->reason) : NULL;
+		c->duration_s = t->duration_ms >= 0 ? t->duration_ms / 1000.0 : -1;
+		if (running && r->planned > t->index)
+			resume = t->index + 1;
+	}
+
+	if (!r->reached_init || (!r->running && (!r->finished || end == MATRIX_BOOT_FLOODED))) {
+		/* Nothing to pin it on: the boot itself is the cell. */
+		enum verdict status = r->crash || end == MATRIX_BOOT_STOPPED ? VERDICT_CRASH
+				      : end == MATRIX_BOOT_FLOODED ? VERDICT_FAIL : VERDICT_TIMEOUT;
+		struct matrix_cell *c = cell_add(cells, ncells, "boot", status);
+
+		c->crash = r->crash ? xstrdup(r->crash) : NULL;
+		c->no_init = !r->reached_init;
+		c->reason = boot_reason(r, end);
+		c->duration_s = boot_seconds;
+	} else if (r->finished && (plan = plan_mismatch(r))) {
+		struct matrix_cell *c = cell_add(cells, ncells, "ktap_plan", VERDICT_FAIL);
+
+		c->reason = plan;
+	}
+
+	/* A setup that does not give the FPU path it claims would test nothing. */
+	if (r->reached_init) {
+		const char *want = fpu_mode_expected(fsave);
+		bool wrong = !r->fpu_mode || strcmp(r->fpu_mode, want) != 0;
+
+		for (size_t i = first; i < *ncells; i++) {
+			struct matrix_cell *c = &(*cells)[i];
+
+			c->fpu_mode = r->fpu_mode ? xstrdup(r->fpu_mode) : NULL;
+			if (wrong) {
+				free(c->reason);
+				c->reason = xasprintf("the setup should make the kernel use %s, it reported %s",
+						      want, r->fpu_mode ? r->fpu_mode : "nothing");
+				c->status = VERDICT_ERROR;
+			}
+		}
+		if (wrong)
+			resume = 0;
+	}
+	for (size_t i = first; i < *ncells; i++)
+		if ((*cells)[i].duration_s < 0)
+			(*cells)[i].duration_s = boot_seconds;
+	return resume;
+}
+
+void matrix_cell_release(struct matrix_cell *c)
+{
+	free(c->test);
+	free(c->crash);
+	free(c->reason);
+	free(c->console);
+	free(c->fpu_mode);
+	free(c->host);
+}
+
+enum group_state { GROUP_WAITING, GROUP_RUNNING, GROUP_DONE };
+
+/* One (kernel, setup) pair and the cells its boots gave. */
+struct group {
+	const struct matrix_kernel *kernel;
+	const struct cpu_setup *cpu;
+	size_t index;
+	enum group_state state;
+	long failed_host;	/* the host it failed on for the infrastructure's sake, or -1 */
+	bool infra_failed;	/* this attempt's boot failed before the kernel ran */
+	struct matrix_cell *cells;
+	size_t ncells;
+	int fatal;		/* an error code that ends the whole run */
+	char *fatal_message;
+};
+
+/* The groups and the hosts' workers, which take groups under `lock`. */
+struct runner {
+	const struct matrix_options *opts;
+	struct group *groups;
+	size_t ngroups;
+	size_t ndone;
+	bool stop;
+	bool *host_lost;	/* by host: its connection died, it takes no more groups */
+	size_t ncells;		/* for the progress line */
+	size_t nunmet;
+	struct progress progress;
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+};
+
+struct worker {
+	struct runner *r;
+	size_t host;
+};
+
+static char *setup_slug(const char *spec)
+{
+	char *s = xstrdup(spec);
+
+	for (char *p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+			*p = '_';
+	return s;
+}
+
+static void group_error(struct group *g, const char *console, const char *message)
+{
+	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_ERROR);
+
+	c->reason = xstrdup(message);
+	c->console = console ? xstrdup(console) : NULL;
+	c->duration_s = 0;
+}
+
+static void group_drop_cells(struct group *g)
+{
+	for (size_t i = 0; i < g->ncells; i++)
+		matrix_cell_release(&g->cells[i]);
+	free(g->cells);
+	g->cells = NULL;
+	g->ncells = 0;
+}
+
+/* Whether a cell stays: every cell about the boot itself, and the selected tests'. */
+static bool cell_selected(const struct matrix_options *o, const struct matrix_cell *c,
+			  const struct console_report *r)
+{
+	bool is_test = false;
+
+	if (!o->ntests)
+		return true;
+	for (size_t i = 0; r && i < r->ntests && !is_test; i++)
+		is_test = strcmp(r->tests[i].name, c->test) == 0;
+	if (!is_test)
+		return true;
+	for (size_t i = 0; i < o->ntests; i++)
+		if (strcmp(o->tests[i], c->test) == 0)
+			return true;
+	return false;
+}
+
+/* Whether every chosen test has its cell: a boot to resume after a crash would run none. */
+static bool group_chosen_tests_done(const struct matrix_options *o, const struct group *g)
+{
+	if (!o->ntests)
+		return false;
+	for (size_t t = 0; t < o->ntests; t++) {
+		bool seen = false;
+
+		for (size_t i = 0; i < g->ncells && !seen; i++)
+			seen = strcmp(g->cells[i].test, o->tests[t]) == 0;
+		if (!seen)
+			return false;
+	}
+	return true;
+}
+
+/* Fills in what every cell of the group shares, for cells [first, ncells). */
+static void group_complete_cells(struct runner *r, struct group *g, size_t first, size_t host)
+{
+	const struct matrix_options *o = r->opts;
+
+	for (size_t i = first; i < g->ncells; i++) {
+		struct matrix_cell *c = &g->cells[i];
+
+		c->kernel = g->kernel;
+		c->cpu = g->cpu;
+		c->host = xstrdup(o->hosts[host].uri);
+		const struct expect_rule *e =
+			expect_find(o->expects, o->nexpects, g->kernel->variant,
+				    cpu_setup_uses_fsave(g->cpu), c->test);
+
+		c->expected = e ? e->status : VERDICT_PASS;
+		c->met = verdict_meets(c->status, c->expected);
+	}
+}
+
+static void host_lose(struct runner *r, size_t host)
+{
+	pthread_mutex_lock(&r->lock);
+	if (!r->host_lost[host])
+		fprintf(stderr, "fpubench: lost the connection to '%s'; %s\n",
+			r->opts->hosts[host].uri,
+			r->opts->nhosts > 1 ? "the other hosts take its cells" : "stopping");
+	r->host_lost[host] = true;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
+		      int *resume)
+{
+	const struct matrix_options *o = r->opts;
+	char *slug = setup_slug(g->cpu->spec);
+	char *console_rel = xasprintf("console/%s-%s-%d.%d.log", g->kernel->variant, slug, o->round,
+				      boot);
+	char *console = xasprintf("%s/%s", o->run_dir, console_rel);
+	char *name = xasprintf(GUEST_NAME_PREFIX "%s-%d-%zu-%d", o->run_id, o->round, g->index, boot);
+	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
+	struct console_report *report = NULL;
+	struct guest_outcome outcome;
+	bool truncated;
+	int err;
+
+	strbuf_addstr(&cmdline, BASE_CMDLINE);
+	if (*g->cpu->cmdline)
+		strbuf_addf(&cmdline, " %s", g->cpu->cmdline);
+	/* init runs only these, so that a boot costs only what is judged. */
+	for (size_t i = 0; i < o->ntests; i++)
+		strbuf_addf(&cmdline, "%s%s", i ? "," : " fpubench_tests=", o->tests[i]);
+	if (start > 1)
+		strbuf_addf(&cmdline, " fpubench_start=%d", start);
+
+	struct guest_spec spec = {
+		.name = name,
+		.kernel = g->kernel->bzimage,
+		.initrd = g->kernel->initrd,
+		.cmdline = cmdline.buf,
+		.console = console,
+		.cpu = g->cpu,
+		.memory_mib = MATRIX_GUEST_MEMORY_MIB,
+	};
+	*resume = 0;
+	err = guest_run(o->hosts[host].conn, &spec, o->boot_timeout_s, &outcome);
+	if (err == ERR_CPU) {
+		g->fatal = err;
+		g->fatal_message = xstrdup(error_last());
+		goto out;
+	}
+	if (err < 0) {
+		group_error(g, NULL, error_last());
+		g->infra_failed = true;
+		err = 0;
+		if (!guest_conn_alive(o->hosts[host].conn))
+			host_lose(r, host);
+		goto out;
+	}
+	if (outcome.interrupted) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_mutex_unlock(&r->lock);
+		goto out;
+	}
+	if (file_read_capped(console, GUEST_CONSOLE_MAX, &text, &truncated) < 0 ||
+	    console_scan(text.buf, text.len, &report) < 0) {
+		group_error(g, console_rel, error_last());
+		goto out;
+	}
+
+	/* A guest that flooded and stopped before guest_run() saw it flooded all the same. */
+	enum matrix_boot_end end = outcome.flooded || truncated ? MATRIX_BOOT_FLOODED
+				   : outcome.timed_out ? MATRIX_BOOT_TIMED_OUT : MATRIX_BOOT_STOPPED;
+	size_t first = g->ncells;
+	*resume = matrix_cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu),
+					   outcome.seconds, &g->cells, &g->ncells);
+	size_t kept = first;
+	for (size_t i = first; i < g->ncells; i++) {
+		if (!cell_selected(o, &g->cells[i], report)) {
+			matrix_cell_release(&g->cells[i]);
+			continue;
+		}
+		g->cells[kept] = g->cells[i];
+		g->cells[kept++].console = xstrdup(console_rel);
+	}
+	g->ncells = kept;
+out:
+	console_report_free(report);
+	strbuf_release(&cmdline);
+	strbuf_release(&text);
+	free(slug);
+	free(console_rel);
+	free(console);
+	free(name);
+	return err;
+}
+
+/* Tells the caller and the progress line of a boot's cells; under r->lock. */
+static void boot_report(struct runner *r, const struct matrix_cell *cells, size_t n,
+			size_t groups_done)
+{
+	if (r->opts->on_boot && n)
+		r->opts->on_boot(r->opts->on_boot_arg, cells, n, groups_done, r->ngroups);
+	r->ncells += n;
+	for (size_t i = 0; i < n; i++)
+		r->nunmet += !cells[i].met;
+	progress_update(&r->progress, (double)groups_done / (double)(r->ngroups ? r->ngroups : 1),
+			"%zu of %zu boots done, %zu cells, %zu not as expected", groups_done,
+			r->ngroups, r->ncells, r->nunmet);
+}
+
+/* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
+static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
+{
+	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
+}
+
+/* Boots the group on `host` until its tests are done or it is to be retried elsewhere. */
+static void group_run(struct runner *r, struct group *g, size_t host)
+{
+	int start = 1, resume;
+
+	/* Each boot either finishes the tests or gets past the one that crashed. */
+	for (int boot = 1; start > 0; boot++) {
+		size_t first = g->ncells;
+
+		if (boot > MATRIX_MAX_BOOTS) {
+			struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_CRASH);
+			c->reason = xasprintf("gave up after %d boots, each ended by a test; "
+					      "tests from %d on did not run", MATRIX_MAX_BOOTS, start);
+			c->duration_s = 0;
+			resume = 0;
+		} else {
+			group_boot(r, g, host, boot, start, &resume);
+		}
+		pthread_mutex_lock(&r->lock);
+		if (g->fatal)
+			r->stop = true;
+		if (group_retry_elsewhere(r, g)) {
+			pthread_mutex_unlock(&r->lock);
+			return;
+		}
+		group_complete_cells(r, g, first, host);
+		bool again = resume > start && !group_chosen_tests_done(r->opts, g);
+		boot_report(r, g->cells + first, g->ncells - first, r->ndone + (again ? 0 : 1));
+		bool stop = r->stop;
+		pthread_mutex_unlock(&r->lock);
+		if (stop)
+			return;
+		start = again ? resume : 0;
+	}
+}
+
+/* Whether a host other than `host` can still take groups; under r->lock. */
+static bool other_host_alive(const struct runner *r, size_t host)
+{
+	for (size_t h = 0; h < r->opts->nhosts; h++)
+		if (h != host && !r->host_lost[h])
+			return true;
+	return false;
+}
+
+/* The next group this host may take, or NULL; under r->lock. */
+static struct group *group_next(struct runner *r, size_t host)
+{
+	for (size_t i = 0; i < r->ngroups; i++) {
+		struct group *g = &r->groups[i];
+
+		/* A group that failed here goes elsewhere, unless there is no elsewhere. */
+		if (g->state == GROUP_WAITING &&
+		    (g->failed_host != (long)host || !other_host_alive(r, host)))
+			return g;
+	}
+	return NULL;
+}
+
+static void *worker(void *arg)
+{
+	struct worker *w = arg;
+	struct runner *r = w->r;
+	struct group *g;
+
+	pthread_mutex_lock(&r->lock);
+	while (!r->stop && r->ndone < r->ngroups && !r->host_lost[w->host]) {
+		if (!(g = group_next(r, w->host))) {
+			/* Wait for a group that failed elsewhere, or for the end. */
+			pthread_cond_wait(&r->changed, &r->lock);
+			continue;
+		}
+		g->state = GROUP_RUNNING;
+		pthread_mutex_unlock(&r->lock);
+		group_run(r, g, w->host);
+		pthread_mutex_lock(&r->lock);
+		if (group_retry_elsewhere(r, g)) {
+			group_drop_cells(g);
+			g->infra_failed = false;
+			g->failed_host = (long)w->host;
+			g->state = GROUP_WAITING;
+		} else {
+			g->state = GROUP_DONE;
+			r->ndone++;
+		}
+		pthread_cond_broadcast(&r->changed);
+	}
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+	return NULL;
+}
+
+int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *kernels,
+	       size_t nkernels, const struct cpu_setup *setups, size_t nsetups,
+	       struct matrix **out)
+{
+	struct runner r = { .opts = opts, .ngroups = nkernels * nsetups };
+	size_t nworkers = 0, started = 0;
+	struct matrix *m = xcalloc(1, sizeof(*m));
+	char *console_dir = xasprintf("%s/console", opts->run_dir);
+	struct worker *workers = NULL;
+	pthread_t *threads = NULL;
+	int err;
+
+	pthread_mutex_init(&r.lock, NULL);
+	pthread_cond_init(&r.changed, NULL);
+	r.host_lost = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.host_lost));
+	progress_init(&r.progress, stderr, "booting");
+	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
+		goto out;
+	r.groups = xcalloc(r.ngroups, sizeof(*r.groups));
+	for (size_t k = 0; k < nkernels; k++) {
+		for (size_t s = 0; s < nsetups; s++) {
+			struct group *g = &r.groups[k * nsetups + s];
+			g->kernel = &kernels[k];
+			g->cpu = &setups[s];
+			g->index = k * nsetups + s;
+			g->failed_host = -1;
+		}
+	}
+	for (size_t h = 0; h < opts->nhosts; h++)
+		nworkers += (size_t)(opts->hosts[h].jobs > 0 ? opts->hosts[h].jobs : 1);
+	workers = xcalloc(nworkers, sizeof(*workers));
+	threads = xcalloc(nworkers, sizeof(*threads));
+	for (size_t h = 0, w = 0; h < opts->nhosts; h++) {
+		for (int j = 0; j < (opts->hosts[h].jobs > 0 ? opts->hosts[h].jobs : 1); j++, w++) {
+			workers[w] = (struct worker){ .r = &r, .host = h };
+			if (pthread_create(&threads[started], NULL, worker, &workers[w]) == 0)
+				started++;
+		}
+	}
+	if (!started)
+		worker(&workers[0]);
+	for (size_t j = 0; j < started; j++)
+		pthread_join(threads[j], NULL);
+
+	for (size_t i = 0; i < r.ngroups; i++) {
+		struct group *g = &r.groups[i];
+
+		if (g->fatal && !err)
+			err = error_set(g->fatal, "%s", g->fatal_message);
+		if (g->state == GROUP_WAITING && !r.stop) {
+			group_error(g, NULL, "no libvirt host left to boot it");
+			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
+			boot_report(&r, g->cells, g->ncells, ++r.ndone);
+		}
+		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));
+		memcpy(m->cells + m->ncells, g->cells, g->ncells * sizeof(*g->cells));
+		m->ncells += g->ncells;
+		free(g->cells);
+		free(g->fatal_message);
+	}
+	m->interrupted = r.stop && !err;
+	progress_end(&r.progress);
+out:
+	pthread_cond_destroy(&r.changed);
+	pthread_mutex_destroy(&r.lock);
+	free(r.groups);
+	free(r.host_lost);
+	free(workers);
+	free(threads);
+	free(console_dir);
+	if (err) {
+		matrix_free(m);
+		return err;
+	}
+	*out = m;
+	return 0;
+}
+
+void matrix_free(struct matrix *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->ncells; i++)
+		matrix_cell_release(&m->cells[i]);
+	free(m->cells);
+	free(m);
+}

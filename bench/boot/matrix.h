@@ -1,0 +1,126 @@
+/*
+ * matrix: boots every (kernel, CPU setup) pair and turns the consoles into
+ * cells, one per (kernel, setup, test).
+ *
+ * All of a setup's tests run in one boot.  When a test takes the kernel
+ * down, the guest is booted again with `fpubench_start=` set past it, so
+ * one crash costs one extra boot and the later tests still get verdicts.
+ * A (kernel, setup) pair gets at most MATRIX_MAX_BOOTS boots, whatever plan
+ * the guest announces.  Boots run in parallel over all hosts, each host's
+ * `jobs` at a time; a (kernel, setup) pair whose boot fails for the
+ * infrastructure's sake (not the kernel's) is tried once more on another
+ * host.  A struct matrix owns its cells;
+ * free it with matrix_free().
+ */
+#ifndef FPUBENCH_MATRIX_H
+#define FPUBENCH_MATRIX_H
+
+#include "cpu.h"
+#include "judge/expect.h"
+#include "judge/verdict.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define MATRIX_MAX_BOOTS 32	/* per (kernel, setup): well above guest-tests' count */
+
+struct guest_conn;
+
+struct matrix_kernel {
+	const char *variant;
+	const char *bzimage;
+	const char *commit;
+	const char *build_id;
+	const char *initrd;	/* absolute; the payload differs per variant */
+	const char *provenance;	/* the commit's provenance as a JSON object, or NULL */
+};
+
+struct matrix_cell {
+	const struct matrix_kernel *kernel;
+	const struct cpu_setup *cpu;
+	char *test;
+	enum verdict status;
+	enum verdict expected;
+	bool met;		/* status meets expected */
+	bool no_init;		/* the guest never reached init: the kernel is untestable */
+	char *crash;		/* crash title or NULL */
+	char *reason;		/* why it is not a pass, or NULL */
+	char *console;		/* console log, relative to the run directory */
+	char *fpu_mode;		/* what the kernel said it uses, or NULL */
+	char *host;		/* the libvirt URI it ran on */
+	double duration_s;
+};
+
+/* What each guest gets. */
+#define MATRIX_GUEST_MEMORY_MIB 64
+
+/* One libvirt connection and how many guests it runs at once. */
+struct matrix_host {
+	struct guest_conn *conn;
+	const char *uri;
+	int jobs;
+};
+
+/* Called with the cells of each boot as soon as it ends, all fields set; calls are serialised. */
+typedef void matrix_boot_fn(void *arg, const struct matrix_cell *cells, size_t ncells,
+			    size_t groups_done, size_t ngroups);
+
+struct matrix_options {
+	const struct matrix_host *hosts;
+	size_t nhosts;
+	const char *run_id;
+	int round;		/* tells apart boots of one run in names and logs */
+	const char *run_dir;	/* absolute */
+	double boot_timeout_s;
+	const struct expect_rule *expects;	/* none: every cell is to pass */
+	size_t nexpects;
+	const char *const *tests;	/* run only these tests (fpubench_tests=), keep their cells; none: all */
+	size_t ntests;
+	matrix_boot_fn *on_boot;	/* or NULL */
+	void *on_boot_arg;
+};
+
+struct matrix {
+	struct matrix_cell *cells;
+	size_t ncells;
+	bool interrupted;
+};
+
+/*
+ * Runs the matrix.  Failures of single boots become `error` cells; only a
+ * failure that stops the whole run returns an error code (ERR_CPU for a
+ * CPU that libvirt refuses, since every later boot would fail alike).
+ */
+int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *kernels,
+	       size_t nkernels, const struct cpu_setup *setups, size_t nsetups,
+	       struct matrix **out);
+
+void matrix_free(struct matrix *m);
+
+/* How a boot ended. */
+enum matrix_boot_end {
+	MATRIX_BOOT_STOPPED,	/* the guest stopped by itself */
+	MATRIX_BOOT_TIMED_OUT,	/* destroyed at the time limit */
+	MATRIX_BOOT_FLOODED,	/* its console passed GUEST_CONSOLE_MAX (guest.h) */
+};
+
+/*
+ * Turns one boot's console report into cells (test, status, crash, reason,
+ * duration, fpu_mode; the caller fills in the rest), appending them to
+ * *cells.  Returns the test index to resume at in a new boot, or 0 when
+ * the boot left nothing to resume.  Pure, for unit tests.
+ *
+ * A test the boot ended in is CRASH (TIMEOUT after the time limit, FAIL
+ * for a console flood) unless a crash report names it anyway; a boot that
+ * ended outside every test is a "boot" cell alike.  When init said "done",
+ * the results must be the plan's tests from the resumed one on, each once;
+ * otherwise a "ktap_plan" cell fails and names the missing and extra ones.
+ */
+struct console_report;
+int matrix_cells_from_report(const struct console_report *r, enum matrix_boot_end end,
+			     bool fsave, double boot_seconds, struct matrix_cell **cells,
+			     size_t *ncells);
+
+void matrix_cell_release(struct matrix_cell *c);
+
+#endif

@@ -1,0 +1,290 @@
+#include "patchfile.h"
+
+#include "lib/date.h"
+#include "lib/error.h"
+#include "lib/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+/* A view of one line of the input, without its "\n" (or "\r\n"). */
+struct line {
+	const char *p;
+	size_t len;
+	const char *next;	/* start of the following line */
+};
+
+static int line_at(const char *pos, const char *end, struct line *l)
+{
+	if (pos >= end)
+		return 0;
+	const char *nl = memchr(pos, '\n', (size_t)(end - pos));
+	l->p = pos;
+	l->next = nl ? nl + 1 : end;
+	l->len = (size_t)((nl ? nl : end) - pos);
+	if (l->len && l->p[l->len - 1] == '\r')
+		l->len--;
+	return 1;
+}
+
+static int line_starts(const struct line *l, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return l->len >= n && memcmp(l->p, prefix, n) == 0;
+}
+
+static int line_is(const struct line *l, const char *s)
+{
+	return l->len == strlen(s) && memcmp(l->p, s, l->len) == 0;
+}
+
+/* Collects a header's value, unfolding continuation lines. */
+static const char *header_value(const char *pos, const char *end, struct strbuf *value)
+{
+	struct line l;
+
+	line_at(pos, end, &l);
+	const char *colon = memchr(l.p, ':', l.len);
+	size_t skip = (size_t)(colon - l.p) + 1;
+
+	while (skip < l.len && (l.p[skip] == ' ' || l.p[skip] == '\t'))
+		skip++;
+	strbuf_add(value, l.p + skip, l.len - skip);
+	pos = l.next;
+	while (line_at(pos, end, &l) && l.len && (l.p[0] == ' ' || l.p[0] == '\t')) {
+		size_t i = 0;
+		while (i < l.len && (l.p[i] == ' ' || l.p[i] == '\t'))
+			i++;
+		strbuf_addch(value, ' ');
+		strbuf_add(value, l.p + i, l.len - i);
+		pos = l.next;
+	}
+	return pos;
+}
+
+static void parse_from(struct patchfile *p, const char *from)
+{
+	const char *lt = strchr(from, '<'), *gt = lt ? strchr(lt, '>') : NULL;
+
+	/* A repeated From: replaces the earlier one. */
+	free(p->author_name);
+	free(p->author_email);
+	if (!lt || !gt) {
+		p->author_name = xstrdup(from);
+		p->author_email = xstrdup("");
+		return;
+	}
+	size_t n = (size_t)(lt - from);
+	while (n && from[n - 1] == ' ')
+		n--;
+	if (n >= 2 && from[0] == '"' && from[n - 1] == '"')
+		p->author_name = xstrndup(from + 1, n - 2);
+	else
+		p->author_name = xstrndup(from, n);
+	p->author_email = xstrndup(lt + 1, (size_t)(gt - lt - 1));
+}
+
+/* "[PATCH v2 1/3] x86: foo" -> "x86: foo"; only leading bracket tags go. */
+static const char *subject_strip_tags(const char *s)
+{
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s != '[')
+			return s;
+		const char *close = strchr(s, ']');
+		if (!close)
+			return s;
+		s = close + 1;
+	}
+}
+
+/*
+ * Reads the mail header up to the blank line.  Returns the position of the
+ * body, or NULL when this is not a mail (no From:/Subject: header).
+ */
+static const char *parse_mail_header(struct patchfile *p, const char *name,
+				     const char *pos, const char *end, int *err)
+{
+	struct strbuf subject = STRBUF_INIT;
+	struct line l;
+	int have_from = 0, have_subject = 0;
+
+	*err = 0;
+	if (line_at(pos, end, &l) && line_starts(&l, "From "))
+		pos = l.next;	/* the mbox separator */
+	while (line_at(pos, end, &l) && l.len) {
+		struct strbuf value = STRBUF_INIT;
+
+		if (!memchr(l.p, ':', l.len) || l.p[0] == ' ' || l.p[0] == '\t') {
+			strbuf_release(&subject);
+			return NULL;
+		}
+		const char *next = header_value(pos, end, &value);
+		if (l.len > 5 && strncasecmp(l.p, "From:", 5) == 0) {
+			parse_from(p, value.buf);
+			have_from = 1;
+		} else if (l.len > 5 && strncasecmp(l.p, "Date:", 5) == 0) {
+			if (date_parse_rfc2822(value.buf, &p->author_time, &p->author_tz) < 0)
+				*err = error_set(ERR_INPUT, "patch '%s' has a bad Date: header '%s'",
+						 name, value.buf);
+		} else if (l.len > 8 && strncasecmp(l.p, "Subject:", 8) == 0) {
+			strbuf_addstr(&subject, subject_strip_tags(value.buf));
+			have_subject = 1;
+		}
+		strbuf_release(&value);
+		pos = next;
+		if (*err)
+			break;
+	}
+	if (!have_from || !have_subject || *err) {
+		strbuf_release(&subject);
+		return *err ? pos : NULL;
+	}
+	p->message = strbuf_detach(&subject);
+	return line_at(pos, end, &l) ? l.next : end;
+}
+
+static int is_diff_start(const struct line *l, const char *end)
+{
+	struct line next;
+
+	if (line_starts(l, "diff --git "))
+		return 1;
+	return line_starts(l, "--- ") && line_at(l->next, end, &next) &&
+	       line_starts(&next, "+++ ");
+}
+
+/* The path of a plain "--- PATH\tDATE" line, at -p1. */
+static char *plain_diff_path(const struct line *l)
+{
+	const char *p = l->p + 4, *e = l->p + l->len;
+	const char *tab = memchr(p, '\t', (size_t)(e - p));
+
+	if (tab)
+		e = tab;
+	while (e > p && e[-1] == ' ')
+		e--;
+	if ((size_t)(e - p) == 9 && memcmp(p, "/dev/null", 9) == 0)
+		return NULL;
+	const char *slash = memchr(p, '/', (size_t)(e - p));
+	if (slash)
+		p = slash + 1;
+	return xstrndup(p, (size_t)(e - p));
+}
+
+/* Copies the diff, giving each plain "---"/"+++" pair a git header. */
+static char *diff_to_git(const char *pos, const char *end)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct line l, next;
+	int in_git_header = 0;
+
+	while (line_at(pos, end, &l)) {
+		if (line_starts(&l, "diff --git ")) {
+			in_git_header = 1;
+		} else if (!in_git_header && line_starts(&l, "--- ") &&
+			   line_at(l.next, end, &next) && line_starts(&next, "+++ ")) {
+			char *old = plain_diff_path(&l), *new = plain_diff_path(&next);
+			const char *path = new ? new : old;
+
+			if (path) {
+				strbuf_addf(&out, "diff --git a/%s b/%s\n", path, path);
+				if (!old)
+					strbuf_addstr(&out, "new file mode 100644\n");
+				if (!new)
+					strbuf_addstr(&out, "deleted file mode 100644\n");
+				strbuf_addf(&out, old ? "--- a/%s\n" : "--- /dev/null\n", old);
+				strbuf_addf(&out, new ? "+++ b/%s\n" : "+++ /dev/null\n", new);
+			}
+			free(old);
+			free(new);
+			pos = next.next;
+			continue;
+		} else if (line_starts(&l, "@@")) {
+			in_git_header = 0;
+		}
+		strbuf_add(&out, l.p, l.len);
+		strbuf_addch(&out, '\n');
+		pos = l.next;
+	}
+	return strbuf_detach(&out);
+}
+
+int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size_t len)
+{
+	const char *end = buf + len, *pos = buf, *body;
+	struct strbuf message = STRBUF_INIT;
+	struct line l;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	body = parse_mail_header(p, name, buf, end, &err);
+	if (err) {
+		patchfile_release(p);
+		return err;
+	}
+	if (body) {
+		p->is_mail = true;
+		strbuf_addstr(&message, p->message);
+		free(p->message);
+		p->message = NULL;
+		/* The body runs to the "---" separator or the diff itself. */
+		struct strbuf text = STRBUF_INIT;
+		for (pos = body; line_at(pos, end, &l); pos = l.next) {
+			if (line_is(&l, "---") || is_diff_start(&l, end))
+				break;
+			strbuf_add(&text, l.p, l.len);
+			strbuf_addch(&text, '\n');
+		}
+		while (text.len && text.buf[text.len - 1] == '\n')
+			text.buf[--text.len] = '\0';
+		if (text.len) {
+			strbuf_addstr(&message, "\n\n");
+			strbuf_addstr(&message, text.buf);
+		}
+		strbuf_addch(&message, '\n');
+		strbuf_release(&text);
+	} else {
+		/* Not a mail after all: drop what a stray From: line left. */
+		free(p->author_name);
+		free(p->author_email);
+		p->author_name = xstrdup("fpubench");
+		p->author_email = xstrdup("fpubench@localhost");
+		strbuf_addf(&message, "fpubench: apply %s\n", name);
+	}
+	p->message = strbuf_detach(&message);
+
+	for (; line_at(pos, end, &l); pos = l.next)
+		if (is_diff_start(&l, end))
+			break;
+	if (pos >= end) {
+		patchfile_release(p);
+		return error_set(ERR_INPUT, "patch '%s' holds no diff", name);
+	}
+	/* A mail ends with git's "-- \n2.39.5" signature, which is not diff. */
+	const char *diff_end = end;
+	for (const char *q = pos; line_at(q, end, &l); q = l.next) {
+		if (line_is(&l, "-- ")) {
+			diff_end = l.p;
+			break;
+		}
+	}
+	p->diff = diff_to_git(pos, diff_end);
+	return 0;
+}
+
+void patchfile_release(struct patchfile *p)
+{
+	if (!p)
+		return;
+	free(p->author_name);
+	free(p->author_email);
+	free(p->message);
+	free(p->diff);
+	memset(p, 0, sizeof(*p));
+}

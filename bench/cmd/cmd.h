@@ -1,0 +1,76 @@
+/*
+ * cmd: the commands of the command line, one file each (cmd_NAME.c), and
+ * what run, test and bisect share (cmd.c).  main.c only finds the command,
+ * parses its options (options.h) and calls it.
+ *
+ * The contract: a command returns its exit status (0 or above: the
+ * result it reports, e.g. 1 for a failed cell or 2-4 for bisect's
+ * outcomes) once it has done its work, or a negative error code with the
+ * message set, which main() prints and maps through error_exit_status().
+ * Statuses are documented in README.md ("Exit statuses").
+ */
+#ifndef FPUBENCH_CMD_H
+#define FPUBENCH_CMD_H
+
+#include "options.h"
+
+#include "run/conf.h"
+#include "run/session.h"
+
+#include <signal.h>
+
+#ifndef FPUBENCH_SRCDIR
+#define FPUBENCH_SRCDIR "."
+#endif
+#ifndef FPUBENCH_GUEST_DIR
+#define FPUBENCH_GUEST_DIR FPUBENCH_SRCDIR "/build/guest"
+#endif
+
+#define CMD_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
+#define CMD_DEFAULT_CONF FPUBENCH_SRCDIR "/bench/fpubench.conf"
+#define CMD_TEST_VARIANT "patched"	/* what `test` and a new build directory start from */
+
+/*
+ * The whole command line: argv[1] is the command (or --help, --version,
+ * help [COMMAND]).  Prints the error of a failure to stderr and returns
+ * the exit status.
+ */
+int cmd_main(int argc, char **argv);
+
+/* The signal that asked the bench to stop, or 0. */
+extern volatile sig_atomic_t cmd_stop_signal;
+
+int cmd_run(struct options *o);
+int cmd_test(struct options *o);
+int cmd_bisect(struct options *o);
+int cmd_history(struct options *o);
+int cmd_provenance(struct options *o);
+
+/*
+ * What run, test, bisect and history share: fills what the command line
+ * (and for run the config) left unset, and parses --uri.  The cache and
+ * history paths are owned by o after this (cmd_release() frees them).
+ */
+int cmd_prepare(struct options *o, const struct conf *c);
+
+void cmd_release(struct options *o);
+
+/* The config fragment a build uses (caller frees). */
+char *cmd_fragment_path(const struct options *o);
+
+/* Refuses unknown or malformed test names, a missing fragment and unreadable patches. */
+int cmd_check_inputs(const struct options *o, const char *fragment);
+
+/* Whether the test's cells count: no --test means all of them. */
+bool cmd_test_selected(const struct options *o, const char *test);
+
+struct session_config cmd_session_config(const struct options *o, const struct conf *c);
+
+/*
+ * run and test: build, boot, write the results; with a tree (run), also
+ * keep the run in the history and write the reports.  Returns the exit
+ * status or a negative error.
+ */
+int cmd_matrix(struct session *s, const struct options *o, const struct conf_tree *tree);
+
+#endif

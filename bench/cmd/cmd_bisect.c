@@ -1,0 +1,407 @@
+#include "cmd.h"
+
+#include "bisect/bisect.h"
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
+#include "provenance/provenance.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* bisect's exit statuses beyond 0 (culprit found and verified). */
+enum {
+	EXIT_BISECT_RANGE = 2,		/* skips leave a range, no single culprit */
+	EXIT_BISECT_ENDS = 3,		/* GOOD does not pass or BAD does not fail */
+	EXIT_BISECT_UNVERIFIED = 4,	/* a culprit, but a verification check failed */
+};
+
+/* What bisect needs from the session for each commit it tests. */
+struct bisect_ctx {
+	struct session *s;
+	const struct options *o;
+	const char *fragment;
+	double started;
+	int steps_done;
+	double step_seconds;
+};
+
+/* Builds and boots one commit `runs` times; any failing boot makes it bad. */
+static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *step)
+{
+	struct bisect_ctx *c = arg;
+	struct session *s = c->s;
+	struct matrix *m = NULL;
+	struct strbuf note = STRBUF_INIT;
+	double start = clock_seconds();
+	int err, untestable_runs = 0;
+
+	session_clear_kernels(s);
+	err = session_add_kernel(s, "bisect", commit, c->fragment);
+	step->build_s = clock_seconds() - start;
+	if (err == ERR_BUILD || err == ERR_CONFIG) {
+		step->verdict = BISECT_SKIP;
+		step->note = xasprintf("does not build: %s", error_last());
+		return 0;
+	}
+	if (err < 0)
+		return err;
+	start = clock_seconds();
+	if ((err = session_boot(s, c->o->runs, &m)) < 0)
+		return err;
+	step->test_s = clock_seconds() - start;
+	if (m->interrupted) {
+		matrix_free(m);
+		return ERR_INTERRUPTED;
+	}
+	/* Cells come round by round, each round with the same number of cells. */
+	size_t per_round = m->ncells / (size_t)c->o->runs;
+	for (int r = 0; r < c->o->runs; r++) {
+		bool failed = false, untestable = false;
+
+		for (size_t i = r * per_round; i < (r + 1) * per_round && i < m->ncells; i++) {
+			const struct matrix_cell *cell = &m->cells[i];
+
+			if (cell->no_init || cell->status == VERDICT_ERROR) {
+				untestable = true;
+			} else if (cmd_test_selected(c->o, cell->test) &&
+				   !verdict_meets(cell->status, VERDICT_PASS)) {
+				if (!failed && note.len < 200)
+					strbuf_addf(&note, "%s%s %s %s", note.len ? "; " : "",
+						    cell->cpu->spec, cell->test, verdict_name(cell->status));
+				failed = true;
+			}
+		}
+		step->runs++;
+		step->failed_runs += failed;
+		untestable_runs += untestable && !failed;
+	}
+	step->verdict = step->failed_runs ? BISECT_BAD
+			: untestable_runs ? BISECT_SKIP : BISECT_GOOD;
+	if (step->verdict == BISECT_SKIP)
+		strbuf_addstr(&note, "the guest never reached init");
+	step->note = note.len ? strbuf_detach(&note) : NULL;
+	strbuf_release(&note);
+	matrix_free(m);
+	return 0;
+}
+
+static void bisect_progress(void *arg, const struct bisect *b, const git_oid *next, int step,
+			    int estimate)
+{
+	struct bisect_ctx *c = arg;
+	double elapsed = clock_seconds() - c->started;
+	double per_step = b->nsteps ? elapsed / (double)(b->nsteps + 2) : elapsed / 2;
+	git_commit *commit = NULL;
+
+	git_commit_lookup(&commit, b->repo, next);
+	printf("bisect: step %d of about %d: %.12s %s (elapsed %.0f s, about %.0f s left)\n",
+	       step, estimate, git_oid_tostr_s(next),
+	       commit && git_commit_summary(commit) ? git_commit_summary(commit) : "", elapsed,
+	       per_step * (estimate - step + 1));
+	fflush(stdout);
+	git_commit_free(commit);
+}
+
+static const char *const bisect_verdict_names[] = {
+	[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
+};
+
+static void json_step(struct strbuf *sb, const char *key, const struct bisect_step *st,
+		      double confidence)
+{
+	strbuf_addf(sb, "%s{\"commit\": \"%s\", \"subject\": \"", key, git_oid_tostr_s(&st->commit));
+	strbuf_add_json(sb, st->subject ? st->subject : "");
+	strbuf_addf(sb, "\", \"verdict\": \"%s\", \"runs\": %d, \"failed_runs\": %d, "
+		    "\"mixed\": %s, \"build_s\": %.1f, \"test_s\": %.1f, \"note\": ",
+		    bisect_verdict_names[st->verdict], st->runs, st->failed_runs,
+		    st->failed_runs && st->failed_runs < st->runs ? "true" : "false", st->build_s,
+		    st->test_s);
+	if (st->note) {
+		strbuf_addch(sb, '"');
+		strbuf_add_json(sb, st->note);
+		strbuf_addch(sb, '"');
+	} else {
+		strbuf_addstr(sb, "null");
+	}
+	if (st->verdict == BISECT_GOOD)
+		strbuf_addf(sb, ", \"confidence\": %.4f", confidence);
+	strbuf_addstr(sb, "}");
+}
+
+struct verification {
+	struct bisect_step parent, culprit, revert;
+	bool have_parent, reverts_cleanly, have_revert;
+};
+
+static void json_check(struct strbuf *sb, const char *key, bool ran,
+		       const struct bisect_step *st, enum bisect_verdict want)
+{
+	strbuf_addf(sb, ",\n    \"%s\": ", key);
+	if (!ran) {
+		strbuf_addstr(sb, "null");
+		return;
+	}
+	strbuf_addf(sb, "{\"ok\": %s, \"step\": ", st->verdict == want ? "true" : "false");
+	json_step(sb, "", st, 0);
+	strbuf_addch(sb, '}');
+}
+
+static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
+			       const struct bisect_step *good_end, const struct bisect_step *bad_end,
+			       const struct verification *v, const char *culprit_provenance)
+{
+	int failed = bad_end->failed_runs, total = bad_end->runs;
+
+	for (size_t i = 0; i < b->nsteps; i++) {
+		if (b->steps[i].verdict == BISECT_BAD) {
+			failed += b->steps[i].failed_runs;
+			total += b->steps[i].runs;
+		}
+	}
+	strbuf_addstr(sb, "{\n  \"good\": ");
+	json_step(sb, "", good_end, bisect_confidence(good_end->runs, failed, total));
+	strbuf_addstr(sb, ",\n  \"bad\": ");
+	json_step(sb, "", bad_end, 0);
+	strbuf_addstr(sb, ",\n  \"steps\": [");
+	for (size_t i = 0; i < b->nsteps; i++)
+		json_step(sb, i ? ",\n    " : "\n    ", &b->steps[i],
+			  bisect_confidence(b->steps[i].runs, failed, total));
+	strbuf_addf(sb, "\n  ],\n  \"step_count\": %zu,\n  \"culprit\": ", b->nsteps);
+	if (b->found)
+		strbuf_addf(sb, "\"%s\"", git_oid_tostr_s(&b->culprit));
+	else
+		strbuf_addstr(sb, "null");
+	strbuf_addf(sb, ",\n  \"culprit_provenance\": %s",
+		    culprit_provenance ? culprit_provenance : "null");
+	strbuf_addstr(sb, ",\n  \"range\": [");
+	for (size_t i = 0; i < b->nrange; i++)
+		strbuf_addf(sb, "%s\"%s\"", i ? ", " : "", git_oid_tostr_s(&b->range[i]));
+	strbuf_addstr(sb, "],\n  \"verification\": {\n    \"reverts_cleanly\": ");
+	strbuf_addstr(sb, !b->found ? "null" : v->reverts_cleanly ? "true" : "false");
+	json_check(sb, "parent_passes", v->have_parent, &v->parent, BISECT_GOOD);
+	json_check(sb, "culprit_fails", b->found, &v->culprit, BISECT_BAD);
+	json_check(sb, "revert_passes", v->have_revert, &v->revert, BISECT_GOOD);
+	strbuf_addstr(sb, "\n  }\n}\n");
+}
+
+static void step_copy(struct bisect_step *to, const struct bisect_step *from)
+{
+	*to = *from;
+	to->subject = from->subject ? xstrdup(from->subject) : NULL;
+	to->note = from->note ? xstrdup(from->note) : NULL;
+}
+
+static void step_release(struct bisect_step *st)
+{
+	free(st->subject);
+	free(st->note);
+}
+
+/* Tests a commit, or takes its verdict from the bisection if it was tested there. */
+static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bisect *b,
+		     const git_oid *commit, struct bisect_step *out)
+{
+	const struct bisect_step *known = b ? bisect_find_step(b, commit) : NULL;
+	git_commit *gc = NULL;
+
+	if (known) {
+		step_copy(out, known);
+		return 0;
+	}
+	memset(out, 0, sizeof(*out));
+	git_oid_cpy(&out->commit, commit);
+	if (git_commit_lookup(&gc, repo, commit) == 0)
+		out->subject = xstrdup(git_commit_summary(gc) ? git_commit_summary(gc) : "");
+	git_commit_free(gc);
+	return bisect_test(c, commit, out);
+}
+
+/* KernelCI's rule: the parent passes, the culprit fails, and reverting it on BAD passes. */
+static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
+			 const struct bisect_step *good_end, const struct bisect_step *bad_end,
+			 struct verification *v)
+{
+	git_repository *repo = c->s->tree->repo;
+	git_commit *culprit = NULL, *bad = NULL, *revert_commit = NULL;
+	git_index *index = NULL;
+	git_tree *tree = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_oid, revert_oid;
+	int err;
+
+	(void)good_end;
+	if ((err = test_once(c, repo, b, &b->culprit, &v->culprit)) < 0)
+		return err;
+	if (git_commit_lookup(&culprit, repo, &b->culprit) < 0 ||
+	    git_commit_lookup(&bad, repo, &bad_end->commit) < 0) {
+		err = error_set(ERR_GENERIC, "cannot read the culprit or BAD");
+		goto out;
+	}
+	if (git_commit_parentcount(culprit) > 0) {
+		v->have_parent = true;
+		if ((err = test_once(c, repo, b, git_commit_parent_id(culprit, 0), &v->parent)) < 0)
+			goto out;
+	}
+	/* A merge is reverted against its first parent, as `git revert -m 1`. */
+	git_revert_options opts = GIT_REVERT_OPTIONS_INIT;
+	if (git_commit_parentcount(culprit) > 1)
+		opts.mainline = 1;
+	if (git_revert_commit(&index, repo, culprit, bad, opts.mainline, &opts.merge_opts) < 0 ||
+	    git_index_has_conflicts(index)) {
+		error_clear();
+		goto out;
+	}
+	v->reverts_cleanly = true;
+	char *message = xasprintf("Revert \"%s\"\n\nfpubench: verifying the culprit %s\n",
+				  git_commit_summary(culprit), git_oid_tostr_s(&b->culprit));
+	if (git_index_write_tree_to(&tree_oid, index, repo) < 0 ||
+	    git_tree_lookup(&tree, repo, &tree_oid) < 0 ||
+	    git_signature_now(&sig, "fpubench", "fpubench@localhost") < 0 ||
+	    git_commit_create(&revert_oid, repo, NULL, sig, sig, NULL, message, tree, 1,
+			      (const git_commit **)&bad) < 0) {
+		free(message);
+		err = error_set(ERR_GENERIC, "cannot commit the revert of %s", git_oid_tostr_s(&b->culprit));
+		goto out;
+	}
+	free(message);
+	v->have_revert = true;
+	err = test_once(c, repo, NULL, &revert_oid, &v->revert);
+out:
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_commit_free(revert_commit);
+	git_index_free(index);
+	git_commit_free(culprit);
+	git_commit_free(bad);
+	return err;
+}
+
+static int write_bisect_outputs(struct session *s, const struct bisect *b,
+				const struct bisect_step *good_end,
+				const struct bisect_step *bad_end, const struct verification *v)
+{
+	struct strbuf sb = STRBUF_INIT, provenance = STRBUF_INIT;
+	char *log = xasprintf("%s/bisect.log", s->run_dir);
+	char *json = xasprintf("%s/bisect.json", s->run_dir);
+	int err;
+
+	bisect_format_log(&sb, b, good_end, bad_end);
+	if ((err = file_write_atomic(log, sb.buf, sb.len)) < 0)
+		goto out;
+	strbuf_reset(&sb);
+	/* Its Link:, Fixes:, patch-id and "introduced by" hints, for whoever reads the result. */
+	if (b->found && provenance_commit_json(s->tree->repo, &b->culprit, &provenance) < 0) {
+		error_clear();
+		strbuf_reset(&provenance);
+	}
+	bisect_format_json(&sb, b, good_end, bad_end, v, provenance.len ? provenance.buf : NULL);
+	if ((err = file_write_atomic(json, sb.buf, sb.len)) < 0)
+		goto out;
+	err = session_mark_latest(s);
+out:
+	strbuf_release(&sb);
+	strbuf_release(&provenance);
+	free(log);
+	free(json);
+	return err;
+}
+
+static void print_check(const char *what, bool ran, const struct bisect_step *st,
+			enum bisect_verdict want)
+{
+	printf("  %-40s %s\n", what, !ran ? "not run" : st->verdict == want ? "ok" : "FAILED");
+}
+
+static int bisect_command(struct session *s, const struct options *o)
+{
+	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
+	struct bisect_step good_end = { 0 }, bad_end = { 0 };
+	struct verification v = { 0 };
+	struct bisect *b = NULL;
+	char *fragment = cmd_fragment_path(o);
+	git_oid good, bad;
+	int err;
+
+	c.fragment = fragment;
+	if ((err = cmd_check_inputs(o, fragment)) < 0 ||
+	    (err = kernel_tree_resolve(o->repo, o->good, &good)) < 0 ||
+	    (err = kernel_tree_resolve(o->repo, o->bad, &bad)) < 0 ||
+	    (err = session_parse_setups(s, o->cpus.v, o->cpus.n)) < 0 ||
+	    (err = kernel_tree_open_repo(&s->tree, s->cfg.cache, o->repo)) < 0 ||
+	    (err = session_connect(s)) < 0 || (err = session_create_run_dir(s)) < 0)
+		goto out;
+
+	printf("bisect: checking the ends\n");
+	if ((err = test_once(&c, s->tree->repo, NULL, &good, &good_end)) < 0 ||
+	    (err = test_once(&c, s->tree->repo, NULL, &bad, &bad_end)) < 0)
+		goto out;
+	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
+		if (good_end.verdict != BISECT_GOOD)
+			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
+				good_end.note ? good_end.note : bisect_verdict_names[good_end.verdict]);
+		if (bad_end.verdict != BISECT_BAD)
+			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
+				bisect_verdict_names[bad_end.verdict]);
+		/* The ends' results are worth keeping: they say what is wrong. */
+		struct bisect none = { .repo = s->tree->repo };
+		err = write_bisect_outputs(s, &none, &good_end, &bad_end, &v);
+		if (err == 0)
+			err = EXIT_BISECT_ENDS;
+		goto out;
+	}
+
+	if ((err = bisect_run(s->tree->repo, &good, &bad, bisect_test, &c, bisect_progress, &b)) < 0)
+		goto out;
+	if (b->found && (err = bisect_verify(&c, b, &good_end, &bad_end, &v)) < 0)
+		goto out;
+	if ((err = write_bisect_outputs(s, b, &good_end, &bad_end, &v)) < 0)
+		goto out;
+
+	printf("bisect: %zu steps, %.0f s\n", b->nsteps, clock_seconds() - c.started);
+	if (!b->found) {
+		printf("bisect: skipped commits leave %zu candidates:\n", b->nrange);
+		for (size_t i = 0; i < b->nrange; i++)
+			printf("  %s\n", git_oid_tostr_s(&b->range[i]));
+		err = EXIT_BISECT_RANGE;
+		goto out;
+	}
+	printf("bisect: first bad commit %s %s\n", git_oid_tostr_s(&b->culprit),
+	       v.culprit.subject ? v.culprit.subject : "");
+	print_check("its parent passes", v.have_parent, &v.parent, BISECT_GOOD);
+	print_check("it fails", true, &v.culprit, BISECT_BAD);
+	printf("  %-40s %s\n", "it reverts cleanly on BAD", v.reverts_cleanly ? "ok" : "no");
+	print_check("BAD with it reverted passes", v.have_revert, &v.revert, BISECT_GOOD);
+	printf("results: %s\n", s->run_dir);
+	bool verified = v.have_parent && v.parent.verdict == BISECT_GOOD &&
+			v.culprit.verdict == BISECT_BAD && v.have_revert &&
+			v.revert.verdict == BISECT_GOOD;
+	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
+out:
+	step_release(&good_end);
+	step_release(&bad_end);
+	step_release(&v.parent);
+	step_release(&v.culprit);
+	step_release(&v.revert);
+	bisect_free(b);
+	free(fragment);
+	return err;
+}
+
+
+int cmd_bisect(struct options *o)
+{
+	struct session s = { 0 };
+	int err;
+
+	if (!o->good || !o->bad)
+		return error_set(ERR_USAGE, "'bisect' needs --good REV and --bad REV");
+	if ((err = cmd_prepare(o, NULL)) < 0)
+		return err;
+	s.cfg = cmd_session_config(o, NULL);
+	err = bisect_command(&s, o);
+	session_release(&s);
+	return err;
+}

@@ -1,0 +1,84 @@
+#include "cmd.h"
+
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* --list: the guest's tests, as its build lists them. */
+static int list_tests(const struct options *o)
+{
+	char *path = xasprintf("%s/tests.list", o->guest_dir);
+	struct strbuf list = STRBUF_INIT;
+	int err;
+
+	if (!file_exists(path))
+		err = error_set(ERR_NOTFOUND, "no test list '%s' (run make first)", path);
+	else if ((err = file_read(path, &list)) == 0)
+		fputs(list.buf, stdout);
+	strbuf_release(&list);
+	free(path);
+	return err;
+}
+
+/*
+ * `--patch -`: standard input, kept in a file of its own for the tree to
+ * apply; *path is that file's name (caller unlinks and frees).
+ */
+static int patch_from_stdin(char **path)
+{
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf sb = STRBUF_INIT;
+	char buf[65536];
+	size_t n;
+	int err = 0;
+
+	while ((n = fread(buf, 1, sizeof(buf), stdin)) > 0)
+		strbuf_add(&sb, buf, n);
+	if (ferror(stdin))
+		err = error_set_errno(ERR_NOTFOUND, "cannot read patch '-' from standard input");
+	if (!err) {
+		*path = xasprintf("%s/fpubench-stdin-%ld.patch", tmp && *tmp ? tmp : "/tmp",
+				  (long)getpid());
+		if ((err = file_write_atomic(*path, sb.buf, sb.len)) < 0) {
+			free(*path);
+			*path = NULL;
+		}
+	}
+	strbuf_release(&sb);
+	return err;
+}
+
+int cmd_test(struct options *o)
+{
+	struct session s = { 0 };
+	char *stdin_patch = NULL;
+	int err;
+
+	if (o->tree && o->patch_files.n)
+		return error_set(ERR_USAGE, "'test' takes --patch or --tree, not both");
+	if ((err = cmd_prepare(o, NULL)) < 0)
+		return err;
+	if (o->list)
+		return list_tests(o);
+	for (size_t i = 0; i < o->patch_files.n; i++) {
+		if (strcmp(o->patch_files.v[i], "-") != 0)
+			continue;
+		if (stdin_patch)
+			return error_set(ERR_USAGE, "'--patch -' can be given once");
+		if ((err = patch_from_stdin(&stdin_patch)) < 0)
+			return err;
+		o->patch_files.v[i] = stdin_patch;
+	}
+	s.cfg = cmd_session_config(o, NULL);
+	err = cmd_matrix(&s, o, NULL);
+	session_release(&s);
+	if (stdin_patch)
+		unlink(stdin_patch);
+	free(stdin_patch);
+	return err;
+}

@@ -1,0 +1,169 @@
+/*
+ * history: every run of the bench, kept in an SQLite database
+ * (<cache>/history.db), and the comparison of a run with the one before.
+ *
+ * The schema is created and upgraded by numbered migrations in history.c
+ * (PRAGMA user_version holds the last one applied), each in a transaction
+ * of its own.  Every write is one transaction: a run's row, a kernel's
+ * row, a cell's row.  A run is "running" until history_end_run() marks it
+ * "complete" or "interrupted"; a run whose bench process died (SIGKILL)
+ * stays "running" until the next history_open() finds its pid gone and
+ * marks it "interrupted", with no end time.  So a killed run keeps the
+ * cells it finished.
+ *
+ * Runs are compared within a "line": a string naming the kernel tree and
+ * configuration (the caller's choice, e.g. tree commit + fragment hash),
+ * so that a nightly of one branch is never compared with another's.
+ * Cells are matched across runs by (variant, cpu setup, test).
+ *
+ * struct history owns the database handle; history_free() accepts NULL.
+ * Strings in the structs below are owned by the struct that holds them.
+ */
+#ifndef FPUBENCH_HISTORY_H
+#define FPUBENCH_HISTORY_H
+
+#include "judge/verdict.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct history;
+
+/* Opens (creating and migrating) the database at path. */
+int history_open(struct history **out, const char *path);
+
+void history_free(struct history *h);
+
+/* The schema version the database is at (the number of migrations), or an ERR_* code. */
+int history_schema_version(struct history *h);
+
+struct history_run_info {
+	const char *line;	/* what runs are compared within */
+	const char *command;	/* "run", "test", ... */
+	const char *host;	/* gethostname(): pids are checked on their host only */
+	const char *version;	/* the bench's version (git describe) */
+	const char *run_dir;	/* the run directory, absolute */
+	int64_t started;	/* seconds since the epoch */
+	long pid;		/* the bench process, to find dead runs */
+};
+
+/* Adds a "running" run; *run_id is its row id. */
+int history_begin_run(struct history *h, const struct history_run_info *info, int64_t *run_id);
+
+struct history_kernel {
+	const char *variant;
+	const char *commit;	/* tree commit, hex; "" for a tree taken as it is */
+	const char *config_hash;
+	const char *build_id;
+	double build_seconds;
+	const char *provenance;	/* the commit's provenance as JSON, or NULL */
+};
+
+int history_add_kernel(struct history *h, int64_t run_id, const struct history_kernel *k,
+		       int64_t *kernel_id);
+
+struct history_cell {
+	int64_t kernel_id;
+	const char *cpu;	/* the setup as given, e.g. "pentium3:nofxsr" */
+	const char *cmdline;	/* the setup's kernel parameters */
+	const char *test;
+	enum verdict status;
+	const char *crash;	/* or NULL */
+	const char *reason;	/* or NULL */
+	const char *host;	/* the libvirt URI the cell ran on */
+	double duration_s;
+	const char *console;	/* the console log's path, absolute */
+};
+
+/* Adds one finished cell, in a transaction of its own. */
+int history_add_cell(struct history *h, int64_t run_id, const struct history_cell *c);
+
+/* Marks the run complete (or interrupted) and sets its end time to now. */
+int history_end_run(struct history *h, int64_t run_id, bool complete);
+
+/* What happened to one cell between the previous run and this one. */
+enum history_change {
+	HISTORY_CHANGE_NEW_FAILURE,	/* pass (or skip) before, fail/crash/timeout now */
+	HISTORY_CHANGE_FIXED,		/* fail/crash/timeout before, pass now */
+	HISTORY_CHANGE_FLAKY,		/* flipped status at least twice in the last 10 runs */
+};
+
+struct history_change_entry {
+	enum history_change change;
+	char *variant;
+	char *cpu;
+	char *test;
+	enum verdict before;	/* in the previous run (VERDICT_COUNT: none) */
+	enum verdict now;
+	enum verdict *recent;	/* its statuses in the last 10 runs, oldest first */
+	size_t nrecent;		/* at least 1: the last is `now` */
+};
+
+struct history_diff {
+	int64_t previous_run;	/* 0: no previous complete run of the line */
+	struct history_change_entry *entries;
+	size_t nentries;
+};
+
+/*
+ * Compares run_id with the last complete run of the same line before it.
+ * The last 10 runs are the line's complete and interrupted ones up to
+ * run_id, and run_id itself whatever its status.  A run with no complete
+ * predecessor gives previous_run 0 and flaky entries only.  A cell that
+ * is both a new failure (or fixed) and flaky gets an entry of each kind.
+ * Entries are sorted by change, then variant, cpu, test.
+ */
+int history_compare(struct history *h, int64_t run_id, struct history_diff **out);
+
+void history_diff_free(struct history_diff *d);
+
+/* Counts the entries of one kind. */
+size_t history_diff_count(const struct history_diff *d, enum history_change change);
+
+/*
+ * The diff as readable lines: a summary, then one line an entry
+ * ("new failure: patched 486 fpu_seed: pass -> crash",
+ * "flaky: patched 486 fpu_seed (pass crash pass)").
+ */
+void history_diff_print(FILE *f, const struct history_diff *d);
+
+/* The last results of one cell, oldest first, up to and including run_id. */
+struct history_strip {
+	char *variant;
+	char *cpu;
+	char *test;
+	enum verdict *statuses;
+	int64_t *run_ids;
+	size_t n;
+};
+
+struct history_strips {
+	struct history_strip *strips;
+	size_t n;
+};
+
+/*
+ * One strip for each cell of run_id, sorted by variant, cpu, test, over the
+ * last `max` runs of its line (counted as in history_compare()); a run
+ * without the cell leaves no entry.
+ */
+int history_strips(struct history *h, int64_t run_id, size_t max, struct history_strips **out);
+
+void history_strips_free(struct history_strips *s);
+
+/*
+ * What `fpubench history` shows: filters may be NULL; last 0 means every
+ * run.  With a filter, only runs with a matching cell are shown and counted.
+ */
+struct history_query {
+	const char *test;
+	const char *cpu;	/* a setup ("pentium3:nofxsr") or a model ("pentium3") */
+	size_t last;		/* the last N runs */
+};
+
+/* Prints the matching cells of the matching runs, newest run first. */
+int history_print(struct history *h, const struct history_query *q, FILE *f);
+
+#endif

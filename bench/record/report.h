@@ -1,0 +1,89 @@
+/*
+ * report: the run's reports for people and for CI systems, written into
+ * the run directory next to results.json:
+ *
+ *   report.html  one self-contained page (inline CSS, no script, no
+ *                network resource; the only web links are lore's): the
+ *                matrix coloured by status, a row per variant + CPU setup
+ *                and a column per test, each cell linking to its console
+ *                log with its status as text, its expectation and whether
+ *                it was met, the crash title (else the reason), its host
+ *                (numbered when the run used several) and a strip of its
+ *                last results; the comparison with the previous run; a
+ *                provenance panel for each tested kernel commit.  Each
+ *                cell is <td class="cell status-S met|unmet" id="cell-I"
+ *                data-variant data-cpu data-test data-status data-expected
+ *                data-met data-host>, I its index in the matrix;
+ *   junit.xml    one testsuite per variant + CPU setup, one testcase per
+ *                test, as Jenkins and GitLab read it;
+ *   kcidb.json   KernelCI's KCIDB I/O v4.3 (checkouts and builds per
+ *                variant, tests per cell), ids "ORIGIN:RUN:VARIANT[:CPU:
+ *                TEST]" where each part keeps [A-Za-z0-9_-] and writes
+ *                other bytes as .XX; statuses PASS, FAIL (fail, crash),
+ *                ERROR (timeout), MISS (error), SKIP.
+ *
+ * Every text that came from a guest or a patch (test names, crash titles,
+ * reasons, console excerpts, provenance) is first made safe to show, the
+ * same way in all three formats: valid UTF-8, tabs and newlines pass, a CR
+ * before a newline is dropped (serial consoles end lines with CRLF), and
+ * every other byte that is a control character (NUL, the ESC of a terminal
+ * sequence, DEL, C1 controls), a noncharacter XML cannot carry (U+FFFE,
+ * U+FFFF) or not valid UTF-8 is shown as the four characters \xNN.  This
+ * is for reading, not reversible: a backslash passes as it is.  Then the
+ * text is escaped for its format (HTML/XML entities, JSON escapes).
+ *
+ * JUnit is what CI acts on, so it follows the expectations, as the bench's
+ * exit status does: a cell that meets its expectation passes (an expected
+ * crash of a known-bad kernel is the bench working; its status is the
+ * first line of system-out, and KCIDB marks it waived), a met skip is
+ * <skipped>, and an unmet cell is <error> for a timeout or error and
+ * <failure> otherwise.  With no expectations every cell expects a pass, so
+ * a fail or crash is a failure.  system-out ends with the tail of the
+ * cell's boot console (REPORT_EXCERPT_MAX bytes, from its first whole line).
+ *
+ * The report_format_*() functions write no files; junit and kcidb read the
+ * consoles' tails under run_dir (a missing console is said so, not an
+ * error).  report_write() writes all three files atomically.
+ */
+#ifndef FPUBENCH_REPORT_H
+#define FPUBENCH_REPORT_H
+
+#include "history.h"
+#include "boot/matrix.h"
+#include "results.h"
+#include "lib/strbuf.h"
+
+/* What the reports say of one tested kernel commit. */
+struct report_provenance {
+	const char *variant;
+	const char *commit;	/* hex, or "" */
+	const char *summary;	/* or NULL */
+	const char *lore_url;	/* or NULL */
+	const char *patch_id;	/* or NULL */
+	const char *const *versions;	/* earlier postings (lore URLs), oldest first */
+	size_t nversions;
+};
+
+struct report_input {
+	const struct results_run *run;
+	const struct matrix *m;
+	const char *run_dir;	/* absolute; cells' console paths are relative to it */
+	const struct history_diff *diff;	/* or NULL: no history */
+	const struct history_strips *strips;	/* or NULL */
+	const struct report_provenance *prov;
+	size_t nprov;
+	const char *origin;	/* KCIDB origin ([a-z0-9_]+); NULL means "fpubench" */
+	const char *tree_name;	/* KCIDB checkouts' tree_name, or NULL */
+};
+
+/* The console tail shown in junit.xml and kcidb.json: where a boot went wrong. */
+#define REPORT_EXCERPT_MAX 4096
+
+void report_format_html(struct strbuf *sb, const struct report_input *in);
+void report_format_junit(struct strbuf *sb, const struct report_input *in);
+void report_format_kcidb(struct strbuf *sb, const struct report_input *in);
+
+/* Writes report.html, junit.xml and kcidb.json into in->run_dir. */
+int report_write(const struct report_input *in);
+
+#endif

@@ -1,0 +1,208 @@
+#include "record.h"
+
+#include "lib/error.h"
+#include "provenance/provenance.h"
+#include "record/history.h"
+#include "record/report.h"
+#include "lib/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef FPUBENCH_VERSION
+#define FPUBENCH_VERSION "unknown"
+#endif
+
+/* As many past results as the report's strip shows for a cell. */
+#define STRIP_RUNS 30
+
+/* What the report's provenance panel says of one kernel, with the strings it owns. */
+struct kernel_story {
+	struct report_provenance p;
+	struct provenance_story story;
+};
+
+struct record {
+	struct session *s;
+	struct history *h;
+	int64_t run_id;
+	char *tree_name;
+	int64_t *kernel_ids;	/* by index in s->kernels */
+	int store_err;		/* the first cell that could not be stored */
+	char *store_message;
+};
+
+static char *host_name(void)
+{
+	char name[256];
+
+	if (gethostname(name, sizeof(name)) < 0)
+		return xstrdup("unknown");
+	name[sizeof(name) - 1] = '\0';
+	return xstrdup(name);
+}
+
+int record_begin(struct record **out, struct session *s, const char *db_path,
+		 const char *command, const char *tree_name, const char *config_hash)
+{
+	struct record *r = xcalloc(1, sizeof(*r));
+	char *line = xasprintf("%s %s", tree_name, config_hash);
+	char *host = host_name();
+	int err;
+
+	r->s = s;
+	r->tree_name = xstrdup(tree_name);
+	if ((err = history_open(&r->h, db_path)) < 0)
+		goto out;
+	struct history_run_info info = {
+		.line = line,
+		.command = command,
+		.host = host,
+		.version = FPUBENCH_VERSION,
+		.run_dir = s->run_dir,
+		.started = (int64_t)time(NULL),
+		.pid = (long)getpid(),
+	};
+	if ((err = history_begin_run(r->h, &info, &r->run_id)) < 0)
+		goto out;
+	r->kernel_ids = xcalloc(s->nkernels ? s->nkernels : 1, sizeof(*r->kernel_ids));
+	for (size_t i = 0; i < s->nkernels; i++) {
+		struct history_kernel k = {
+			.variant = s->kernels[i].variant,
+			.commit = s->kernels[i].commit,
+			.config_hash = config_hash,
+			.build_id = s->kernels[i].build_id,
+			.build_seconds = s->builds[i]->seconds,
+			.provenance = s->kernels[i].provenance,
+		};
+		if ((err = history_add_kernel(r->h, r->run_id, &k, &r->kernel_ids[i])) < 0)
+			goto out;
+	}
+out:
+	free(line);
+	free(host);
+	if (err < 0) {
+		record_free(r);
+		return err;
+	}
+	*out = r;
+	return 0;
+}
+
+void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,
+		 size_t ngroups)
+{
+	struct record *r = arg;
+
+	(void)groups_done;
+	(void)ngroups;
+	for (size_t i = 0; i < ncells; i++) {
+		const struct matrix_cell *c = &cells[i];
+		char *console = c->console ? xasprintf("%s/%s", r->s->run_dir, c->console) : NULL;
+		struct history_cell hc = {
+			.kernel_id = r->kernel_ids[c->kernel - r->s->kernels],
+			.cpu = c->cpu->spec,
+			.cmdline = c->cpu->cmdline,
+			.test = c->test,
+			.status = c->status,
+			.crash = c->crash,
+			.reason = c->reason,
+			.host = c->host,
+			.duration_s = c->duration_s,
+			.console = console,
+		};
+		int err = history_add_cell(r->h, r->run_id, &hc);
+
+		free(console);
+		if (err < 0 && !r->store_err) {
+			r->store_err = err;
+			r->store_message = xstrdup(error_last());
+		}
+	}
+}
+
+static void story_read(struct kernel_story *k, git_repository *repo, const struct matrix_kernel *mk)
+{
+	git_oid id;
+
+	k->p.variant = mk->variant;
+	k->p.commit = mk->commit;
+	if (!repo || !*mk->commit || git_oid_fromstr(&id, mk->commit) < 0 ||
+	    provenance_story_read(&k->story, repo, &id) < 0) {
+		error_clear();
+		return;
+	}
+	k->p.summary = k->story.summary;
+	k->p.lore_url = k->story.lore_url;
+	k->p.patch_id = *k->story.patch_id ? k->story.patch_id : NULL;
+}
+
+static int write_reports(struct record *r, const struct results_run *run, const struct matrix *m,
+			 const struct history_diff *diff)
+{
+	struct session *s = r->s;
+	struct kernel_story *stories = xcalloc(s->nkernels ? s->nkernels : 1, sizeof(*stories));
+	struct report_provenance *prov = xcalloc(s->nkernels ? s->nkernels : 1, sizeof(*prov));
+	struct history_strips *strips = NULL;
+	int err;
+
+	if ((err = history_strips(r->h, r->run_id, STRIP_RUNS, &strips)) < 0)
+		goto out;
+	for (size_t i = 0; i < s->nkernels; i++) {
+		story_read(&stories[i], s->tree ? s->tree->repo : NULL, &s->kernels[i]);
+		prov[i] = stories[i].p;
+	}
+	struct report_input in = {
+		.run = run,
+		.m = m,
+		.run_dir = s->run_dir,
+		.diff = diff,
+		.strips = strips,
+		.prov = prov,
+		.nprov = s->nkernels,
+		.tree_name = r->tree_name,
+	};
+	err = report_write(&in);
+out:
+	for (size_t i = 0; i < s->nkernels; i++)
+		provenance_story_release(&stories[i].story);
+	free(stories);
+	free(prov);
+	history_strips_free(strips);
+	return err;
+}
+
+int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
+		  bool *new_failures)
+{
+	struct history_diff *diff = NULL;
+	int err;
+
+	*new_failures = false;
+	if (r->store_err)
+		return error_set(r->store_err, "%s", r->store_message);
+	if ((err = history_end_run(r->h, r->run_id, !m->interrupted)) < 0)
+		return err;
+	if (!m->interrupted) {
+		if ((err = history_compare(r->h, r->run_id, &diff)) < 0)
+			return err;
+		history_diff_print(stdout, diff);
+		*new_failures = history_diff_count(diff, HISTORY_CHANGE_NEW_FAILURE) > 0;
+	}
+	err = write_reports(r, run, m, diff);
+	history_diff_free(diff);
+	return err;
+}
+
+void record_free(struct record *r)
+{
+	if (!r)
+		return;
+	history_free(r->h);
+	free(r->kernel_ids);
+	free(r->tree_name);
+	free(r->store_message);
+	free(r);
+}

@@ -1,0 +1,97 @@
+/*
+ * session: what one invocation of the bench holds, and the steps that
+ * `run`, `test` and `bisect` share: a kernel tree, the kernels built from
+ * it, a libvirt connection, a run directory, and boots of the kernels on
+ * the CPU setups.  session_release() frees all of it, in one place.
+ *
+ * The run directory is created only once something is about to boot, so a
+ * run that fails before leaves none behind.
+ */
+#ifndef FPUBENCH_SESSION_H
+#define FPUBENCH_SESSION_H
+
+#include "conf.h"
+#include "boot/cpu.h"
+#include "build/kernel.h"
+#include "boot/matrix.h"
+
+#include <stdbool.h>
+
+struct guest_conn;
+
+struct session_config {
+	const char *cache;
+	const struct conf_host *hosts;	/* none: the embedded driver in the cache */
+	size_t nhosts;
+	const char *results;
+	const char *guest_dir;	/* holds init */
+	const char *kmod_src;
+	const char *seed_variant;	/* a first build directory starts as a copy of its */
+	/*
+	 * Each kernel's commit provenance for results.json (run and test).
+	 * bisect names only its culprit's, and one of its ends may be a root
+	 * commit, whose patch-id diffs the whole tree (20 s for the kernel).
+	 */
+	bool kernel_provenance;
+	int jobs;		/* make jobs */
+	int guests;		/* guests at once per host unless its spec says; 0: what it holds */
+	double timeout_s;
+	const struct expect_rule *expects;	/* the [expect] rules; none: every cell is to pass */
+	size_t nexpects;
+	const char *append;	/* kernel parameters for every setup, or NULL */
+	const char *const *tests;	/* the boots run only these tests; none: all */
+	size_t ntests;
+	matrix_boot_fn *on_boot;	/* told of each boot's cells, or NULL */
+	void *on_boot_arg;
+};
+
+struct session {
+	struct session_config cfg;
+	struct cpu_setup *setups;
+	size_t nsetups;
+	struct kernel_tree *tree;
+	struct kernel_build **builds;
+	struct matrix_kernel *kernels;
+	char **initrds;
+	char **provenance;	/* per kernel, JSON or NULL */
+	size_t nkernels;
+	struct matrix_host *hosts;	/* uri points into uris[] */
+	char **uris;
+	size_t nhosts;
+	char *run_id;
+	char *run_dir;
+	char *selftests;
+	int rounds;		/* matrix rounds so far, for unique names */
+};
+
+/* Parses the setups (the defaults when n is 0). */
+int session_parse_setups(struct session *s, const char *const *specs, size_t n);
+
+/* Builds commit (NULL: the work tree as it is) as a variant and adds it. */
+int session_add_kernel(struct session *s, const char *variant, const git_oid *commit,
+		       const char *fragment);
+
+/* Drops the kernels (bisect tests one commit at a time). */
+void session_clear_kernels(struct session *s);
+
+/*
+ * Connects to every host, clears stale domains in embedded roots, checks
+ * the CPU models on each.
+ */
+int session_connect(struct session *s);
+
+/* Creates results/<run-id>. */
+int session_create_run_dir(struct session *s);
+
+/*
+ * Boots every kernel on every setup `repeat` times and returns the cells;
+ * the payload of kernels that have none yet is built first.
+ */
+int session_boot(struct session *s, int repeat, struct matrix **out);
+
+/* Points results/latest at this run. */
+int session_mark_latest(struct session *s);
+
+void session_release(struct session *s);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * provenance: all that bench/ may use of provenance/ (scripts/check-layout.sh
+ * holds it to this header): the `fpubench provenance` command, the
+ * provenance of one commit as JSON, and the short story of a tested
+ * commit that reports show.
+ *
+ *   fpubench provenance [--repo DIR] [--archive PATH]... [--json FILE] REV|RANGE...
+ *   fpubench provenance --archive PATH... --list [--json FILE]
+ *
+ * REV is anything git_revparse() takes; RANGE is A..B or A...B.  With no
+ * archive the report says what the commits themselves say (trailers,
+ * Link message-ids and lore URLs, history references, patch-id); with
+ * archives it adds the postings, the version chain and the Link's
+ * quality.  The report goes to stdout and, with --json, a JSON array
+ * (one object per commit, newest first as in `git log`) to FILE,
+ * written atomically.  --list lists the messages the archives hold.
+ */
+#ifndef FPUBENCH_PROVENANCE_H
+#define FPUBENCH_PROVENANCE_H
+
+#include "lib/strbuf.h"
+
+#include <git2.h>
+#include <stdbool.h>
+
+/* What `fpubench provenance` was asked; every string is borrowed. */
+struct provenance_request {
+	const char *repo;	/* NULL: the repository around the current directory */
+	const char *const *archives;	/* mbox files, maildirs or public-inbox repositories */
+	size_t narchives;
+	const char *json;	/* also write the report as JSON there ("-": stdout), or NULL */
+	bool list;		/* list the archives' messages instead of commits */
+	const char *const *revs;	/* REV or A..B / A...B */
+	size_t nrevs;
+};
+
+/*
+ * Prints the report to stdout (and the JSON where asked); 0 or a negative
+ * error.  It turns off libgit2's re-hashing of every object read
+ * (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION), which git does not do either
+ * and which costs a fifth of the time; the caller has initialised libgit2.
+ */
+int provenance_report(const struct provenance_request *req);
+
+/*
+ * Appends one JSON object for a results.json cell: the commit, its
+ * trailers, links, message_ids, lore_urls, patch_id (null for a merge)
+ * and history references.  0, or ERR_NOTFOUND for an unknown commit.
+ */
+int provenance_commit_json(git_repository *repo, const git_oid *commit, struct strbuf *out);
+
+/*
+ * What a report says of a tested commit.  Every string is owned by the
+ * struct; provenance_story_release() frees them and leaves it zeroed.
+ */
+struct provenance_story {
+	char *summary;		/* the commit's subject line */
+	char *lore_url;		/* of its first Link/Message-ID, or NULL */
+	char patch_id[GIT_OID_HEXSZ + 1];	/* "" for a merge or an empty commit */
+};
+
+/* Reads the story of `commit`; 0, or the error of reading it. */
+int provenance_story_read(struct provenance_story *out, git_repository *repo,
+			  const git_oid *commit);
+
+void provenance_story_release(struct provenance_story *story);
+
+#endif
