@@ -177,7 +177,8 @@ static const struct format formats[] = {
 	  .parts = { LINE("which became "), FRAMES } },
 	{ "WARNING: possible recursive locking detected", NULL, "possible deadlock in %F",
 	  .parts = { LINE("is trying to acquire lock"), AT("at: ") } },
-	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F", STACK_TRACE },
+	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F",
+	  .parts = { LINE("takes"), AT("at: ") } },
 	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F", STACK_TRACE,
 	  .skip = "rcu|kmem|slab" },
 	{ "WARNING: kernel stack regs at", "has bad '([^']+)' value", "WARNING: kernel stack regs has bad '%1' value" },
@@ -207,7 +208,7 @@ static const struct format formats[] = {
 	  STACK_TRACE, .skip = "stack|lock|IRQ" },
 	{ "INFO: suspicious RCU usage", NULL, "INFO: suspicious RCU usage in %F", STACK_TRACE,
 	  .skip = "rcu|kmem|slab" },
-	{ "INFO: task ", "^INFO: task .* blocked for more than [0-9]+ seconds", "INFO: task hung in %F",
+	{ "INFO: task ", "^INFO: task .* blocked (in I/O wait )?for more than [0-9]+ seconds", "INFO: task hung in %F",
 	  STACK_TRACE, .ex = EX_HUNG },
 	{ "INFO: task ", "^INFO: task .* can't die for more than .* seconds", "INFO: task can't die in %F",
 	  STACK_TRACE, .skip = "schedule" },
@@ -477,7 +478,7 @@ static const char *strip_prefixes(const char *p, char ctx[CTX_MAX])
 	const char *k;
 
 	ctx[0] = '\0';
-	if (eat(&p, "** ")) {
+	if (strncmp(p, "** ", 3) == 0) {
 		const char *q = strstr(p, " printk messages dropped ** ");
 
 		if (q)
@@ -1087,6 +1088,22 @@ static void report_begin(struct crash_scanner *s, const struct format *f, const 
 	report_feed(s, o, text);
 }
 
+/*
+ * printk cut the previous line and prints it again whole: a report that
+ * began on the cut line is forgotten, and the whole line begins it anew.
+ */
+static void replay(struct crash_scanner *s)
+{
+	for (int i = 0; i < CRASH_OPEN; i++) {
+		struct open_report *o = &s->open[i];
+
+		if (o->used && o->index == s->nreports - 1 && s->reports[o->index].first_line == s->line_no - 1) {
+			o->used = false;
+			s->nreports--;
+		}
+	}
+}
+
 long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 {
 	const char *text, *at;
@@ -1107,6 +1124,10 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		s->buf[i] = line[i] ? line[i] : '?';
 	s->buf[n] = '\0';
 	text = strip_prefixes(s->buf, ctx);
+	if (strcmp(s->buf, "** replaying previous printk message **") == 0) {
+		replay(s);
+		return -1;
+	}
 	o = report_of(s, ctx);
 	f = match(text, m, &at);
 	if (!f && may_match(text) && die_kind(text, kind, sizeof(kind))) {
