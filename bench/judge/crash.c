@@ -262,27 +262,32 @@ static const struct format formats[] = {
 /* Any other die() line, "STR: 0000 [#1] ...": "STR in FUNC" (this bench's "fpu exception"). */
 static const struct format die_format = { NULL, NULL, "%K in %F", STACK_RIP, .flags = F_CONTINUES };
 
-/* Lines that hold a header and are no report (syzkaller's list, and printk's own framing). */
-static const char *const ignores[] = {
-	"BUG: no syscalls can create resource",
-	"WARNING: /etc/ssh/moduli does not exist, using fixed modulus",
-	"WARNING: workqueue cpumask: online intersect > possible intersect",
-	"WARNING: [Tt]he mand mount option (is being|has been) deprecated",
-	"WARNING: Unsupported flag value\\(s\\) of 0x%x in DT_FLAGS_1",
-	"WARNING: Unprivileged eBPF is enabled with eIBRS",
-	"WARNING: fbcon: Driver '.*' missed to adjust virtual screen size",
-	"WARNING: See https.* for mitigation options",
-	"WARNING: kernel not compiled with CPU_SRSO",
-	"INFO: lockdep is turned off",
-	"INFO: Stall ended before state dump start",
-	"INFO: NMI handler",
-	"INFO: recovery required on readonly filesystem",
-	"(handler|interrupt).*took too long",
-	"INFO: sys_.* is not present in /proc/kallsyms",
-	"INFO: no syscalls can create resource",
-	"general protection fault .* error:[0-9]+ in ",
-	"^---\\[ end Kernel panic",
-	"^(Kernel )?[Cc]ommand line:",
+/*
+ * Lines that hold a header and are no report (syzkaller's list, and
+ * printk's own framing): an ERE, tried when the line holds its needle.
+ */
+static const struct {
+	const char *needle, *re;
+} ignores[] = {
+	{ "BUG: no syscalls", "BUG: no syscalls can create resource" },
+	{ "WARNING: /etc/ssh", "WARNING: /etc/ssh/moduli does not exist, using fixed modulus" },
+	{ "WARNING: workqueue", "WARNING: workqueue cpumask: online intersect > possible intersect" },
+	{ "he mand mount option", "WARNING: [Tt]he mand mount option (is being|has been) deprecated" },
+	{ "WARNING: Unsupported", "WARNING: Unsupported flag value\\(s\\) of 0x%x in DT_FLAGS_1" },
+	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled with eIBRS" },
+	{ "WARNING: fbcon", "WARNING: fbcon: Driver '.*' missed to adjust virtual screen size" },
+	{ "WARNING: See https", "WARNING: See https.* for mitigation options" },
+	{ "WARNING: kernel not", "WARNING: kernel not compiled with CPU_SRSO" },
+	{ "INFO: lockdep", "INFO: lockdep is turned off" },
+	{ "INFO: Stall ended", "INFO: Stall ended before state dump start" },
+	{ "INFO: NMI handler", "INFO: NMI handler" },
+	{ "INFO: recovery", "INFO: recovery required on readonly filesystem" },
+	{ "took too long", "(handler|interrupt).*took too long" },
+	{ "INFO: sys_", "INFO: sys_.* is not present in /proc/kallsyms" },
+	{ "INFO: no syscalls", "INFO: no syscalls can create resource" },
+	{ "general protection fault ", "general protection fault .* error:[0-9]+ in " },
+	{ "---[ end Kernel panic", "^---\\[ end Kernel panic" },
+	{ "ommand line:", "^(Kernel )?[Cc]ommand line:" },
 };
 
 /*
@@ -364,14 +369,25 @@ static const char *const frame_prefixes[] = {
 	"__se_", "__do_sys_", "compat_SYSC_", "compat_SyS_", "ksys_",
 };
 
+/* What a header begins with (may_match()). */
+static const char *const header_starts[] = {
+	"BUG", "WARNING:", "INFO:", "Internal error:", "UBSAN:", "Unable to handle kernel ",
+	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
+	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
+	"unregister_netdevice: ", "VFS: ", " [#",
+};
+
+
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 #define NIGNORES (sizeof(ignores) / sizeof(ignores[0]))
 
 static struct {
 	regex_t re[NFORMATS];
-	regex_t skip[NFORMATS + 1];	/* the last: die_format's */
+	regex_t skip;			/* skip_frames */
+	regex_t format_skip[NFORMATS];	/* each format's own, where it has one */
 	regex_t ignore[NIGNORES];
 	regex_t anchors;
+	bool first[256];		/* the first bytes of header_starts */
 } rx;
 
 static pthread_once_t rx_once = PTHREAD_ONCE_INIT;
@@ -383,29 +399,25 @@ static void rx_compile(regex_t *re, const char *pattern, int flags)
 		abort();
 }
 
-static void rx_skip(regex_t *re, const char *more)
+static void rx_init(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	for (size_t i = 0; i < sizeof(skip_frames) / sizeof(skip_frames[0]); i++)
 		strbuf_addf(&sb, "%s(%s)", i ? "|" : "", skip_frames[i]);
-	if (more)
-		strbuf_addf(&sb, "|(%s)", more);
-	rx_compile(re, sb.buf, REG_NOSUB);
+	rx_compile(&rx.skip, sb.buf, REG_NOSUB);
 	strbuf_release(&sb);
-}
-
-static void rx_init(void)
-{
 	for (size_t i = 0; i < NFORMATS; i++) {
 		if (formats[i].re)
 			rx_compile(&rx.re[i], formats[i].re, 0);
-		rx_skip(&rx.skip[i], formats[i].skip);
+		if (formats[i].skip)
+			rx_compile(&rx.format_skip[i], formats[i].skip, REG_NOSUB);
 	}
-	rx_skip(&rx.skip[NFORMATS], NULL);
 	for (size_t i = 0; i < NIGNORES; i++)
-		rx_compile(&rx.ignore[i], ignores[i], REG_NOSUB);
+		rx_compile(&rx.ignore[i], ignores[i].re, REG_NOSUB);
 	rx_compile(&rx.anchors, stall_anchors, REG_NOSUB);
+	for (size_t i = 0; i < sizeof(header_starts) / sizeof(header_starts[0]); i++)
+		rx.first[(unsigned char)header_starts[i][0]] = true;
 }
 
 /* Lines. */
@@ -698,7 +710,7 @@ struct open_report {
 	bool used;
 	size_t index;		/* into s->reports */
 	const struct format *f;
-	const regex_t *skip;
+	const regex_t *skip;	/* the format's own frames to skip, or NULL */
 	char ctx[CTX_MAX];
 	char args[2][CRASH_TITLE_MAX + 1];	/* %1, %2 */
 	char line[CRASH_TITLE_MAX + 1];		/* %L */
@@ -768,8 +780,12 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 	struct frames *fr = &o->frames[which];
 	char name[FUNC_MAX];
 
+	/* The first frame is all that EX_FIRST needs: the rest need not be matched. */
+	if (fr->n == CRASH_FRAMES || (fr->n && o->f->ex == EX_FIRST))
+		return;
 	copy_text(name, sizeof(name), func, n);
-	if (fr->n == CRASH_FRAMES || regexec(o->skip, name, 0, NULL, 0) == 0)
+	if (regexec(&rx.skip, name, 0, NULL, 0) == 0 ||
+	    (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0))
 		return;
 	memcpy(fr->name[fr->n++], name, sizeof(name));
 }
@@ -992,18 +1008,12 @@ static void report_feed(struct crash_scanner *s, struct open_report *o, const ch
 /* Whether text holds the start of a header at all: one pass, for speed on long logs. */
 static bool may_match(const char *text)
 {
-	static const char *const starts[] = {
-		"BUG", "WARNING:", "INFO:", "Internal error:", "UBSAN:", "Unable to handle kernel ",
-		"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
-		"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
-		"unregister_netdevice: ", "VFS: ", " [#",
-	};
 
 	for (const char *p = text; *p; p++) {
-		if (!strchr("BWIUgsPKkdiuV ", *p))
+		if (!rx.first[(unsigned char)*p])
 			continue;
-		for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
-			if (*p == starts[i][0] && strncmp(p, starts[i], strlen(starts[i])) == 0)
+		for (size_t i = 0; i < sizeof(header_starts) / sizeof(header_starts[0]); i++)
+			if (*p == header_starts[i][0] && strncmp(p, header_starts[i], strlen(header_starts[i])) == 0)
 				return true;
 	}
 	return false;
@@ -1025,7 +1035,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 		if (f->re && regexec(&rx.re[i], h, 3, m, 0) != 0)
 			continue;
 		for (size_t k = 0; k < NIGNORES; k++)
-			if (regexec(&rx.ignore[k], text, 0, NULL, 0) == 0)
+			if (strstr(text, ignores[k].needle) && regexec(&rx.ignore[k], text, 0, NULL, 0) == 0)
 				return NULL;
 		if (!f->re)
 			m[1].rm_so = m[2].rm_so = -1;
@@ -1164,9 +1174,9 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		return -1;
 	}
 	if (f == &die_format)
-		report_begin(s, f, &rx.skip[NFORMATS], text, at, m, ctx, kind);
+		report_begin(s, f, NULL, text, at, m, ctx, kind);
 	else
-		report_begin(s, f, &rx.skip[f - formats], text, at, m, ctx, "");
+		report_begin(s, f, f->skip ? &rx.format_skip[f - formats] : NULL, text, at, m, ctx, "");
 	return (long)(s->nreports - 1);
 }
 
