@@ -19,11 +19,12 @@
  *
  * Reports: the first line of a known kind begins one; it ends at its end
  * marker ("---[ end trace", a sanitizer's "====="), at the next report of
- * its context, after CRASH_REPORT_LINES lines, or at the end of the log.
- * Lines that only continue a report ("invalid opcode: 0000" after a kernel
- * BUG, the panic after an oops, "Oops: 0000 [#2]") begin none.  A panic
- * begins a report of its own only when nothing else was reported in the
- * last 100 lines and since the last crash_scanner_fence().
+ * its context, at a fence, at a panic after more than 22 of its lines (what
+ * follows is the panic's own stack), after CRASH_REPORT_LINES lines, or at
+ * the end of the log.  Lines that only continue a report ("invalid opcode:
+ * 0000" after a kernel BUG, the panic after a WARNING, "Oops: 0000 [#2]")
+ * begin none.  A panic is a consequence, not a report, when a report was
+ * active in the 100 lines before it, after the last crash_scanner_fence().
  *
  * A report is corrupted when its title could not be complete (no frame
  * where one belongs: FUNC is then "corrupted"; only a panic's consequence
