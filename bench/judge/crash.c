@@ -218,7 +218,7 @@ static const struct format formats[] = {
 
 	/* Traps and faults. */
 	{ "Unable to handle kernel ", "^Unable to handle kernel (paging request|NULL pointer dereference"
-	  "|access to user memory)", "BUG: unable to handle kernel %1 in %F", STACK_RIP },
+	  "|access to user memory)", "BUG: unable to handle kernel %1 in %F", STACK_RIP, .flags = F_START },
 	{ "general protection fault", "^general protection fault.*:", "general protection fault in %F", STACK_RIP },
 	{ "stack segment: ", NULL, "stack segment fault in %F", STACK_RIP },
 	{ "PANIC: double fault", NULL, "PANIC: double fault in %F", .parts = { RIP }, .flags = F_CONTINUES },
@@ -230,7 +230,7 @@ static const struct format formats[] = {
 	{ "divide error: ", NULL, "divide error in %F", .parts = { RIP } },
 	{ "divide_error: ", NULL, "divide error in %F", .parts = { RIP } },
 	{ "invalid opcode: ", NULL, "invalid opcode in %F", .parts = { RIP }, .flags = F_CONTINUES },
-	{ "Internal error:", NULL, "Internal error in %F", STACK_RIP, .flags = F_CONTINUES },
+	{ "Internal error:", NULL, "Internal error in %F", STACK_RIP, .flags = F_CONTINUES | F_START },
 
 	/* Panics: of their own only without a report before (see crash.h). */
 	{ PANIC "stack-protector:", NULL, "kernel panic: stack is corrupted in %F",
@@ -285,7 +285,8 @@ static const struct {
 	{ "took too long", "(handler|interrupt).*took too long" },
 	{ "INFO: sys_", "INFO: sys_.* is not present in /proc/kallsyms" },
 	{ "INFO: no syscalls", "INFO: no syscalls can create resource" },
-	{ "general protection fault ", "general protection fault .* error:[0-9]+ in " },
+	/* A user program's trap: "traps: a[1] general protection fault ip:.. sp:.. error:0 [in ..]". */
+	{ "general protection fault ", "general protection fault (ip:|.* error:[0-9]+ in )" },
 	{ "---[ end Kernel panic", "^---\\[ end Kernel panic" },
 	{ "ommand line:", "^(Kernel )?[Cc]ommand line:" },
 };

@@ -168,6 +168,8 @@ static void test_benign_lines(void **state)
 	assert_first("[ 0.0] Command line: BUG: WARNING:\n", NULL);
 	assert_first("[ 5.0] traps: a.out[99] general protection fault ip:401000 sp:7ffc error:0 in a.out\n",
 		     NULL);
+	assert_first("[ 5.0] traps: a.out[99] general protection fault ip:401000 sp:7ffc error:0\n", NULL);
+	assert_first("[ 5.0] traps: a.out[99] trap divide error ip:401000 sp:7ffc error:0 in a.out\n", NULL);
 	assert_first("[ 1.0] ODEBUG: free active (active state 0) object type: timer_list\n", NULL);
 	assert_first("---[ end Kernel panic - not syncing: Fatal exception ]---\n", NULL);
 	/* Only at the start of a line does an unknown BUG:/WARNING:/INFO: count. */
