@@ -557,8 +557,11 @@ static bool eat_pc(const char **p)
 	return true;
 }
 
-/* A stack frame line, " [<pc>] f+0x1/0x2 ...": f, or 0 (questionable " ? f" lines are none). */
-static size_t frame_at(const char *p, const char **func)
+/*
+ * A stack frame line, " [<pc>] f+0x1/0x2 ...": f's length, or 0.  A
+ * questionable frame (" ? f+...", the unwinder's guess) sets *guess.
+ */
+static size_t frame_at(const char *p, const char **func, bool *guess)
 {
 	while (*p == ' ' || *p == '\t')
 		p++;
@@ -567,6 +570,9 @@ static size_t frame_at(const char *p, const char **func)
 			return 0;
 		p++;
 	}
+	*guess = p[0] == '?' && p[1] == ' ';
+	if (*guess)
+		p += 2;
 	*func = p;
 	return func_at(p);
 }
@@ -719,10 +725,12 @@ struct open_report {
 	char access[8];				/* %A */
 	char header_func[FUNC_MAX];
 	int part[2];		/* progress in f->parts and f->parts2 */
-	struct frames frames[2];
+	struct frames frames[2];	/* parts[i]'s reliable frames */
+	struct frames guessed[2];	/* and with the questionable ones, for a trace that has no other */
 	bool after_frame[2];	/* the last line of parts[i]'s frames was a frame */
 	long lines;
 	bool complete;		/* its end was seen */
+	bool bad_ip;		/* its RIP line had no function: a bare or null address */
 };
 
 struct crash_scanner {
@@ -776,19 +784,28 @@ static const char *strip_frame(const char *frame)
 	return best;
 }
 
-static void frame_add(struct open_report *o, int which, const char *func, size_t n)
+/* A frame of parts[which]: every frame goes to its guessed list, a reliable one also to frames. */
+static void frame_add(struct open_report *o, int which, const char *func, size_t n, bool guess)
 {
-	struct frames *fr = &o->frames[which];
+	struct frames *lists[2] = { guess ? NULL : &o->frames[which], &o->guessed[which] };
 	char name[FUNC_MAX];
+	bool named = false, skipped = false;
 
-	/* The first frame is all that EX_FIRST needs: the rest need not be matched. */
-	if (fr->n == CRASH_FRAMES || (fr->n && o->f->ex == EX_FIRST))
-		return;
-	copy_text(name, sizeof(name), func, n);
-	if (regexec(&rx.skip, name, 0, NULL, 0) == 0 ||
-	    (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0))
-		return;
-	memcpy(fr->name[fr->n++], name, sizeof(name));
+	for (int l = 0; l < 2; l++) {
+		struct frames *fr = lists[l];
+
+		/* The first frame is all that EX_FIRST needs: the rest need not be matched. */
+		if (!fr || fr->n == CRASH_FRAMES || (fr->n && o->f->ex == EX_FIRST))
+			continue;
+		if (!named) {
+			copy_text(name, sizeof(name), func, n);
+			skipped = regexec(&rx.skip, name, 0, NULL, 0) == 0 ||
+				  (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0);
+			named = true;
+		}
+		if (!skipped)
+			memcpy(fr->name[fr->n++], name, sizeof(name));
+	}
 }
 
 /* Moves parts[which] of the report on by one line. */
@@ -797,6 +814,7 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 	const struct part *pl = which ? o->f->parts2 : o->f->parts;
 	const struct part *p = &pl[o->part[which]];
 	const char *func, *q;
+	bool guess = false;
 	size_t n;
 
 	switch (p->kind) {
@@ -805,11 +823,11 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 	case P_FRAMES:
 		if (is_stack_start(text)) {
 			o->part[which]++;
-		} else if ((n = frame_at(text, &func))) {
-			frame_add(o, which, func, n);
+		} else if ((n = frame_at(text, &func, &guess))) {
+			frame_add(o, which, func, n, guess);
 			o->after_frame[which] = true;
 			return;
-		} else if (o->after_frame[which] && o->frames[which].n) {
+		} else if (o->after_frame[which] && o->guessed[which].n) {
 			o->complete = true;	/* the trace has ended: the report is whole */
 		}
 		o->after_frame[which] = false;
@@ -817,7 +835,8 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 	case P_RIP:
 		if (rip_at(text, &func, &n)) {
 			if (n)
-				frame_add(o, which, func, n);
+				frame_add(o, which, func, n, false);
+			o->bad_ip |= !n;
 			o->part[which]++;
 		}
 		return;
@@ -832,7 +851,7 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 	case P_CAPTURE:
 		if ((q = strstr(text, p->needle))) {
 			if ((n = func_after(q + strlen(p->needle), &func)))
-				frame_add(o, which, func, n);
+				frame_add(o, which, func, n, false);
 			o->part[which]++;
 		}
 		return;
@@ -922,6 +941,16 @@ static char *title_of(const struct open_report *o, bool *corrupted)
 
 	if (!frame)
 		frame = extract(o, &o->frames[1]);
+	/*
+	 * Only guesses ("? f", as every frame of an i386 kernel without frame
+	 * pointers is): they name the report unless the instruction pointer
+	 * was garbage, where the guesses start from garbage too (syzkaller
+	 * calls such a report corrupted).
+	 */
+	if (!frame && !o->bad_ip)
+		frame = extract(o, &o->guessed[0]);
+	if (!frame && !o->bad_ip)
+		frame = extract(o, &o->guessed[1]);
 	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
 		frame = o->header_func;
 	if ((o->f->flags & F_ACCESS) && !o->access[0]) {

@@ -30,7 +30,7 @@ cat "$ROOT/patches/fpu.config" "$ROOT/tests/e2e/lkdtm.config" >"$WORK/patches/fp
 KINDS="WARNING|WARNING in lkdtm_WARNING
 BUG|kernel BUG in lkdtm_BUG
 EXCEPTION|BUG: unable to handle kernel NULL pointer dereference in lkdtm_EXCEPTION
-HUNG_TASK|INFO: task hung in lkdtm_HUNG_TASK"
+HUNG_TASK|INFO: task hung in direct_entry"
 
 set --
 while IFS='|' read -r kind title; do
