@@ -5,7 +5,7 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2 libcrypto sqlite3
+PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
@@ -35,7 +35,9 @@ MAIN_OBJ   := $(OBJ)/bench/cmd/main.o
 LIBBENCH   := $(OBJ)/libbench.a
 FPUBENCH   := $(OBJ)/fpubench
 
-UNIT_SRC   := $(wildcard tests/unit/test_*.c)
+# tests/unit mirrors the sources: tests/unit/bench/judge/test_console.c tests
+# bench/judge/console.c.
+UNIT_SRC   := $(sort $(shell find tests/unit -name 'test_*.c'))
 UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
@@ -67,7 +69,7 @@ $(BUILD)/fpubench: $(FPUBENCH)
 endif
 
 # Unit tests link the bench library; a test that mocks a libvirt or libgit2
-# call lists it in tests/unit/test_NAME.wrap, one symbol a line.
+# call lists it in test_NAME.wrap beside it, one symbol a line.
 $(OBJ)/tests/%: tests/unit/%.c $(LIBBENCH)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
@@ -97,7 +99,7 @@ check-layout:
 
 check: deps check-layout
 	@$(MAKE) --no-print-directory all
-	@for s in scripts/bench*.sh; do sh -n "$$s" || exit 1; done
+	@for s in scripts/*.sh; do sh -n "$$s" || exit 1; done
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory unit SANITIZE=1
 	@$(MAKE) --no-print-directory SANITIZE=1 $(BUILD)/san/fpubench
@@ -119,7 +121,7 @@ FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console
 seeds_fuzz_patchfile := tests/fixtures/patches patches
-seeds_fuzz_series    := patches tests/fixtures/config
+seeds_fuzz_series    := patches tests/fixtures/config tests/fixtures/kconfig
 seeds_fuzz_mail      := tests/fixtures/provenance
 seeds_fuzz_link      := tests/fixtures/provenance
 seeds_fuzz_subject   := tests/fixtures/provenance
@@ -155,3 +157,9 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(BENCH_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# The mutation harness (tests/mutants/README.md): the pristine kernel must
+# pass, then every mutant must be killed or explained.
+.PHONY: mutants
+mutants: all
+	scripts/mutants.sh $(BUILD)/fpubench

@@ -7,63 +7,6 @@
 
 char strbuf_empty[1];
 
-static void die_oom(void)
-{
-	fputs("fpubench: out of memory\n", stderr);
-	abort();
-}
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		die_oom();
-	return p;
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p)
-		die_oom();
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		die_oom();
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
-
-char *xstrndup(const char *s, size_t n)
-{
-	char *p = xmalloc(n + 1);
-
-	memcpy(p, s, n);
-	p[n] = '\0';
-	return p;
-}
-
-char *xasprintf(const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	va_start(ap, fmt);
-	strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	return strbuf_detach(&sb);
-}
-
 void strbuf_init(struct strbuf *sb)
 {
 	sb->buf = strbuf_empty;

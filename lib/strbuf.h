@@ -10,6 +10,8 @@
 #ifndef FPUBENCH_STRBUF_H
 #define FPUBENCH_STRBUF_H
 
+#include "xalloc.h"	/* every user of a strbuf allocates too */
+
 #include <stdarg.h>
 #include <stddef.h>
 
@@ -48,13 +50,5 @@ size_t strbuf_utf8_length(const unsigned char *p, size_t left);
 
 /* Appends s with XML escaping; control bytes become '?'. */
 void strbuf_add_xml(struct strbuf *sb, const char *s);
-
-/* Allocation helpers that abort on failure. */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 #endif

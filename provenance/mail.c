@@ -1,6 +1,7 @@
 #include "mail.h"
 
 #include "lib/ctype.h"
+#include "lib/str.h"
 #include "lib/date.h"
 #include "lib/error.h"
 #include "link.h"
@@ -62,15 +63,6 @@ static void headers_release(struct headers *h)
 	h->n = 0;
 }
 
-static char *trimmed(const char *p, const char *end)
-{
-	while (p < end && ctype_is_space(*p))
-		p++;
-	while (end > p && ctype_is_space(end[-1]))
-		end--;
-	return xstrndup(p, (size_t)(end - p));
-}
-
 /*
  * Reads header lines up to the empty line; *body is set after it (or to
  * end when there is none).  A line that is neither "Name: value" nor a
@@ -111,7 +103,7 @@ static int parse_headers(const char *p, const char *end, struct headers *h, cons
 		}
 		if (name) {
 			h->v = xrealloc(h->v, (h->n + 1) * sizeof(*h->v));
-			h->v[h->n++] = (struct header){ name, trimmed(value.buf, value.buf + value.len) };
+			h->v[h->n++] = (struct header){ name, xstrndup_trimmed(value.buf, value.buf + value.len) };
 		}
 		name = xstrndup(p, (size_t)(colon - p));
 		strbuf_reset(&value);
@@ -120,7 +112,7 @@ static int parse_headers(const char *p, const char *end, struct headers *h, cons
 	}
 	if (name) {
 		h->v = xrealloc(h->v, (h->n + 1) * sizeof(*h->v));
-		h->v[h->n++] = (struct header){ name, trimmed(value.buf, value.buf + value.len) };
+		h->v[h->n++] = (struct header){ name, xstrndup_trimmed(value.buf, value.buf + value.len) };
 	}
 	strbuf_release(&value);
 	if (err)
@@ -340,7 +332,7 @@ static void parse_from(struct mail *m, const char *value)
 	struct strbuf name = STRBUF_INIT;
 
 	if (lt && gt) {
-		m->from_email = trimmed(lt + 1, gt);
+		m->from_email = xstrndup_trimmed(lt + 1, gt);
 		for (const char *p = value; p < lt; p++) {
 			if (*p == '"')
 				continue;
@@ -351,12 +343,12 @@ static void parse_from(struct mail *m, const char *value)
 	} else {
 		const char *open = strchr(value, '(');
 		const char *close = open ? strchr(open, ')') : NULL;
-		m->from_email = trimmed(value, open && close ? open : value + strlen(value));
+		m->from_email = xstrndup_trimmed(value, open && close ? open : value + strlen(value));
 		if (open && close)
 			strbuf_add(&name, open + 1, (size_t)(close - open - 1));
 	}
 	char *decoded = decode_words(name.buf);
-	m->from_name = trimmed(decoded, decoded + strlen(decoded));
+	m->from_name = xstrndup_trimmed(decoded, decoded + strlen(decoded));
 	free(decoded);
 	strbuf_release(&name);
 }

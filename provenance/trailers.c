@@ -1,6 +1,7 @@
 #include "trailers.h"
 
 #include "lib/ctype.h"
+#include "lib/str.h"
 #include "lib/strbuf.h"
 
 #include <stdbool.h>
@@ -181,15 +182,6 @@ static long trailer_start(const char *buf, long len)
 	return len;
 }
 
-static char *trimmed(const char *p, const char *end)
-{
-	while (p < end && ctype_is_space(*p))
-		p++;
-	while (end > p && ctype_is_space(end[-1]))
-		end--;
-	return xstrndup(p, (size_t)(end - p));
-}
-
 static void add_trailer(struct trailers *t, const char *line, size_t len)
 {
 	char *copy = xstrndup(line, len);
@@ -197,8 +189,8 @@ static void add_trailer(struct trailers *t, const char *line, size_t len)
 
 	if (sep >= 1) {
 		t->items = xrealloc(t->items, (t->nitems + 1) * sizeof(*t->items));
-		t->items[t->nitems].key = trimmed(copy, copy + sep);
-		t->items[t->nitems].value = trimmed(copy + sep + 1, copy + len);
+		t->items[t->nitems].key = xstrndup_trimmed(copy, copy + sep);
+		t->items[t->nitems].value = xstrndup_trimmed(copy + sep + 1, copy + len);
 		t->nitems++;
 	}
 	free(copy);
@@ -276,7 +268,7 @@ static char *subject_after(const char *p)
 		}
 		strbuf_addch(&sb, *p++);
 	}
-	char *subject = trimmed(sb.buf, sb.buf + sb.len);
+	char *subject = xstrndup_trimmed(sb.buf, sb.buf + sb.len);
 	strbuf_release(&sb);
 	if (!*subject) {
 		free(subject);

@@ -23,7 +23,10 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FPUBENCH=$ROOT/build/fpubench
 CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
-TREE=$CACHE/linux-6.1
+# The cache keys Debian's tree by its version, and builds by the tree (README "Kernel trees").
+TREE=$(ls -d "$CACHE"/trees/debian-6.1.* 2>/dev/null | tail -n 1)
+KEY=${TREE##*/}
+BUILDS=$CACHE/build/$KEY
 TARBALL=${FPUBENCH_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 QUICK=${BENCH_QUICK:-0}
 ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance}
@@ -51,7 +54,7 @@ die() {
 
 [ -x "$FPUBENCH" ] || die "fpubench '$FPUBENCH' is missing (run 'make')"
 # Stamps come and go while another session rebuilds: the directories say "warm".
-[ -d "$TREE/.git" ] && [ -d "$CACHE/build/patched" ] && [ -d "$CACHE/build/unpatched" ] ||
+[ -n "$TREE" ] && [ -d "$TREE/.git" ] && [ -d "$BUILDS/patched" ] && [ -d "$BUILDS/unpatched" ] ||
 	die "cache '$CACHE' is not warm (run 'make run' first)"
 
 WORK=$(mktemp -d /tmp/fpubench-bench.XXXXXX)
@@ -242,7 +245,7 @@ span() {
 }
 # kmod_secs VARIANT T0 T1: this run's test module build (make M=)
 kmod_secs() {
-	span "$CACHE/build/$1/fpubench-kmod/build.log" "$CACHE/build/$1/fpubench-kmod/fpu_kmod.ko" "$2" "$3"
+	span "$BUILDS/$1/fpubench-kmod/build.log" "$BUILDS/$1/fpubench-kmod/fpu_kmod.ko" "$2" "$3"
 }
 
 have_perf() { command -v perf >/dev/null 2>&1 && perf stat -e cpu-clock true >/dev/null 2>&1; }
@@ -365,23 +368,24 @@ make_patch() {	# make_patch TAG FILE: P, in `diff -u` form with a/ and b/
 REF_ENV="CCACHE_DIR=$CACHE/ccache CCACHE_READONLY=1 KBUILD_BUILD_USER=fpubench KBUILD_BUILD_HOST=fpubench KBUILD_BUILD_TIMESTAMP=2011-04-06"
 ref_make() {	# ref_make TARGET: make in the scratch tree, as the bench makes (ccache read-only)
 	# shellcheck disable=SC2086
-	env $REF_ENV CCACHE_BASEDIR="$WORK/ref/linux-6.1" make -C "$WORK/ref/linux-6.1" ARCH=i386 \
-		O="$WORK/ref/build/test" -j"$JOBS" LOCALVERSION= "CC=ccache gcc" "$@"
+	env $REF_ENV CCACHE_BASEDIR="$WORK/ref/trees/$KEY" make -C "$WORK/ref/trees/$KEY" ARCH=i386 \
+		O="$WORK/ref/build/$KEY/test" -j"$JOBS" LOCALVERSION= "CC=ccache gcc" "$@"
 }
 ref_setup() {	# ref_setup COMMIT: the scratch tree, configured as the bench does, built once
-	# The cache's layout (build/VARIANT beside linux-6.1): with CCACHE_BASEDIR the
-	# same relative paths, so the full build is mostly ccache hits.
-	mkdir -p "$WORK/ref/linux-6.1" "$WORK/ref/build/test"
-	git -C "$TREE" archive "$1" | tar -x -C "$WORK/ref/linux-6.1"
-	make -C "$WORK/ref/linux-6.1" ARCH=i386 O="$WORK/ref/build/test" tinyconfig
-	"$WORK/ref/linux-6.1/scripts/kconfig/merge_config.sh" -m -O "$WORK/ref/build/test" \
-		"$WORK/ref/build/test/.config" "$ROOT/patches/fpu.config"
-	make -C "$WORK/ref/linux-6.1" ARCH=i386 O="$WORK/ref/build/test" olddefconfig
+	# The cache's layout (build/KEY/VARIANT beside trees/KEY): with CCACHE_BASEDIR
+	# the same relative paths, so the full build is mostly ccache hits.  The
+	# fragment is the one the bench fitted to the tree (its processor family).
+	mkdir -p "$WORK/ref/trees/$KEY" "$WORK/ref/build/$KEY/test"
+	git -C "$TREE" archive "$1" | tar -x -C "$WORK/ref/trees/$KEY"
+	make -C "$WORK/ref/trees/$KEY" ARCH=i386 O="$WORK/ref/build/$KEY/test" tinyconfig
+	"$WORK/ref/trees/$KEY/scripts/kconfig/merge_config.sh" -m -O "$WORK/ref/build/$KEY/test" \
+		"$WORK/ref/build/$KEY/test/.config" "$BUILDS/test/fpubench.fragment"
+	make -C "$WORK/ref/trees/$KEY" ARCH=i386 O="$WORK/ref/build/$KEY/test" olddefconfig
 	# The same kernel as the bench's, or the comparison means nothing.
-	grep -v '^#' "$WORK/ref/build/test/.config" | sort >"$WORK/ref/config.ours"
-	grep -v '^#' "$CACHE/build/test/.config" | sort >"$WORK/ref/config.bench"
+	grep -v '^#' "$WORK/ref/build/$KEY/test/.config" | sort >"$WORK/ref/config.ours"
+	grep -v '^#' "$BUILDS/test/.config" | sort >"$WORK/ref/config.bench"
 	cmp -s "$WORK/ref/config.ours" "$WORK/ref/config.bench" ||
-		{ echo "bench: the scratch .config differs from '$CACHE/build/test/.config'" >&2; return 1; }
+		{ echo "bench: the scratch .config differs from '$BUILDS/test/.config'" >&2; return 1; }
 	ref_make bzImage
 }
 stamp=$(date +%s)-$$
@@ -407,11 +411,11 @@ if wants patch; then
 		put patch.pre "$FIRST"
 		put patch.guests "$(sub "$FIRST" "$(sub "$LAST" "$SECS")")"
 		put patch.boots "$BOOTS"
-		k=$(span "$CACHE/build/test/build.log" "$CACHE/build/test/build.log" "$T0" "$T1")
+		k=$(span "$BUILDS/test/build.log" "$BUILDS/test/build.log" "$T0" "$T1")
 		[ -z "$k" ] || put patch.make "$k"
 		k=$(kmod_secs test "$T0" "$T1")
 		[ -z "$k" ] || put patch.kmod "$k"
-		{ cat "$WORK/core.c.patched"; tag_line "$stamp-$i"; } >"$WORK/ref/linux-6.1/$CORE"
+		{ cat "$WORK/core.c.patched"; tag_line "$stamp-$i"; } >"$WORK/ref/trees/$KEY/$CORE"
 		run_cmd "patch-ref-$i" ref_make bzImage
 		expect_rc 0 "patch-ref-$i"
 		grep -q "CC *arch/x86/kernel/fpu/core.o" "$LOG/patch-ref-$i.out" ||
@@ -420,7 +424,7 @@ if wants patch; then
 		i=$((i + 1))
 	done
 	pairs patch.ours patch.ref patch.ratio
-	rm -rf "$WORK/ref/linux-6.1"
+	rm -rf "$WORK/ref/trees/$KEY"
 fi
 
 # --- 4. Cold `make run` (an empty cache of our own, so a cold ccache and a
@@ -431,7 +435,7 @@ by_hand() {	# by_hand DIR: what a user does without the bench
 	tar -xf "$TARBALL" -C "$1/linux" --strip-components=1
 	make -C "$1/linux" ARCH=i386 O="$1/build" tinyconfig
 	"$1/linux/scripts/kconfig/merge_config.sh" -m -O "$1/build" "$1/build/.config" \
-		"$ROOT/patches/fpu.config"
+		"$BUILDS/patched/fpubench.fragment"
 	make -C "$1/linux" ARCH=i386 O="$1/build" olddefconfig
 	make -C "$1/linux" ARCH=i386 O="$1/build" -j"$JOBS" bzImage
 }
@@ -468,11 +472,11 @@ if wants cold; then
 fi
 
 # --- 5. Bisect over a 64-commit synthetic history in the cached tree
-# (scripts/bench-history.sh, refs of our own), against ceil(log2 64) = 6
+# (scripts/make-history.sh, refs of our own), against ceil(log2 64) = 6
 # times (an incremental build + one cell), those two from figures 3 and 1.
 if wants bisect; then
 	echo "bench: 5. bisect over 64 commits" >&2
-	sh "$ROOT/scripts/bench-history.sh" "$TREE" 64 "$HISTORY_REF"
+	sh "$ROOT/scripts/make-history.sh" "$TREE" 64 "$HISTORY_REF"
 	culprit=$(git -C "$TREE" rev-parse "$HISTORY_REF-culprit")
 	i=1
 	while [ "$i" -le "$BIG_RUNS" ]; do
@@ -720,7 +724,7 @@ EOF
 		set -- $split
 		cat <<EOF
 
-**5. Bisect.** \`scripts/bench-history.sh\` makes $HISTORY_REF: 64 commits on
+**5. Bisect.** \`scripts/make-history.sh\` makes $HISTORY_REF: 64 commits on
 refs/fpubench/base, the fsave regression in the middle, a commit that does not build
 right after it, fixed by the next. Ours: \`fpubench bisect --good refs/fpubench/base
 --bad $HISTORY_REF --cpu $BISECT_CPU --test fpu_seed\` in the cached tree, from exec
@@ -884,23 +888,23 @@ EOF
 	cat <<EOF
 # 1: ours, then the reference with the domain log's arguments
 build/fpubench test --cpu qemu32 --results WORK/r-cell
-qemu-system-i386 -nographic -no-reboot -m 64 -cpu qemu32 -kernel CACHE/build/patched/arch/x86/boot/bzImage \\
+qemu-system-i386 -nographic -no-reboot -m 64 -cpu qemu32 -kernel CACHE/build/$KEY/patched/arch/x86/boot/bzImage \\
     -initrd WORK/r-cell/RUN/initramfs-patched.cpio -append 'console=ttyS0 panic=-1 oops=panic'
 # 2 and 7 (each boot of the run replayed as in 1)
 /usr/bin/time -f %M build/fpubench run --results WORK/r-matrix --history WORK/history.db
 # 3
 build/fpubench test --patch WORK/pN.diff --results WORK/r-patch
-make -C WORK/ref/linux-6.1 ARCH=i386 O=WORK/ref/build/test -j$JOBS LOCALVERSION= 'CC=ccache gcc' bzImage
+make -C WORK/ref/trees/$KEY ARCH=i386 O=WORK/ref/build/$KEY/test -j$JOBS LOCALVERSION= 'CC=ccache gcc' bzImage
 # 4
 FPUBENCH_CACHE=WORK/cold make run
 tar -xf $TARBALL -C WORK/hand/linux --strip-components=1
 make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build tinyconfig
-WORK/hand/linux/scripts/kconfig/merge_config.sh -m -O WORK/hand/build WORK/hand/build/.config patches/fpu.config
+WORK/hand/linux/scripts/kconfig/merge_config.sh -m -O WORK/hand/build WORK/hand/build/.config CACHE/build/$KEY/patched/fpubench.fragment
 make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build olddefconfig
 make -C WORK/hand/linux ARCH=i386 O=WORK/hand/build -j$JOBS bzImage
 # 5
-scripts/bench-history.sh CACHE/linux-6.1 64 $HISTORY_REF
-build/fpubench bisect --repo CACHE/linux-6.1 --good refs/fpubench/base --bad $HISTORY_REF \\
+scripts/make-history.sh CACHE/trees/$KEY 64 $HISTORY_REF
+build/fpubench bisect --repo CACHE/trees/$KEY --good refs/fpubench/base --bad $HISTORY_REF \\
     --cpu $BISECT_CPU --test fpu_seed --results WORK/r-bisect
 # 6
 scripts/bench-provenance-repo.sh R $PROV_COMMITS

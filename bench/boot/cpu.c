@@ -8,6 +8,7 @@
 
 const char *const cpu_default_setups[] = {
 	"486",
+	"pentium",
 	"pentium2,-fxsr",
 	"qemu32,-sse,-sse2,-fxsr",
 	"pentium3:nofxsr",
@@ -19,6 +20,23 @@ const size_t cpu_default_setups_count =
 
 /* libvirt's x86 models that predate FXSR (the Pentium II brought it). */
 static const char *const models_without_fxsr[] = { "486", "pentium" };
+
+/* libvirt's 32-bit models by CPUID family, as QEMU defines them. */
+static const struct {
+	const char *model;
+	int family;
+} model_families[] = {
+	{ "486", 4 }, { "pentium", 5 }, { "pentiumpro", 6 }, { "pentium2", 6 }, { "pentium3", 6 },
+	{ "qemu32", 6 }, { "kvm32", 6 }, { "coreduo", 6 }, { "n270", 6 }, { "athlon", 6 },
+};
+
+int cpu_setup_family(const struct cpu_setup *c)
+{
+	for (size_t i = 0; i < sizeof(model_families) / sizeof(model_families[0]); i++)
+		if (strcmp(c->model, model_families[i].model) == 0)
+			return model_families[i].family;
+	return 0;
+}
 
 static bool valid_name(const char *s)
 {
@@ -51,7 +69,9 @@ int cpu_setup_parse(struct cpu_setup *out, const char *spec)
 
 	char *copy = xstrdup(cpu);
 	tok = strtok_r(copy, ",", &save);
-	if (copy[0] == ',' || !tok || !valid_name(tok)) {
+	/* strtok_r skips empty fields: ",486", "486,,-fxsr" and "486," are not setups. */
+	if (copy[0] == ',' || strstr(cpu, ",,") || (*cpu && cpu[strlen(cpu) - 1] == ',') || !tok ||
+	    !valid_name(tok)) {
 		err = error_set(ERR_USAGE, "cpu setup '%s': expected MODEL[,-FEATURE]...[:PARAMS]", spec);
 		goto out;
 	}

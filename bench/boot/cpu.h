@@ -41,7 +41,14 @@ void cpu_setup_release(struct cpu_setup *c);
  */
 bool cpu_setup_uses_fsave(const struct cpu_setup *c);
 
-/* The default matrix's setups: four without FXSR, then two controls. */
+/*
+ * The CPU family of the setup's model (4 for the 486, 5 for the Pentium,
+ * 6 for the P6 and QEMU's generic models), or 0 for a model the bench
+ * does not know, which every kernel is booted on.
+ */
+int cpu_setup_family(const struct cpu_setup *c);
+
+/* The default matrix's setups: five without FXSR, then two controls. */
 extern const char *const cpu_default_setups[];
 extern const size_t cpu_default_setups_count;
 

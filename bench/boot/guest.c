@@ -3,6 +3,8 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/str.h"
+#include "lib/xmlw.h"
 #include "stage.h"
 #include "lib/strbuf.h"
 
@@ -24,6 +26,8 @@
 
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #define EMBED_PREFIX "qemu:///embed"
 #define REAP_INTERVAL_MS 50
@@ -466,72 +470,128 @@ void guest_conn_free(struct guest_conn *gc)
 	free(gc);
 }
 
+/*
+ * The x86 feature names libvirt knows, from its CPU map (what it checks a
+ * <feature name=...> against); none when the map is not on this machine.
+ */
+static size_t cpu_feature_names(char ***out)
+{
+	xmlDocPtr doc = xmlReadFile(GUEST_CPU_FEATURES_MAP, NULL, XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+	size_t n = 0;
+
+	*out = NULL;
+	for (xmlNodePtr node = root ? root->children : NULL; node; node = node->next) {
+		xmlChar *name;
+
+		if (node->type != XML_ELEMENT_NODE || xmlStrcmp(node->name, BAD_CAST "feature") != 0 ||
+		    !(name = xmlGetProp(node, BAD_CAST "name")))
+			continue;
+		*out = xrealloc(*out, (n + 1) * sizeof(**out));
+		(*out)[n++] = xstrdup((const char *)name);
+		xmlFree(name);
+	}
+	xmlFreeDoc(doc);
+	return n;
+}
+
+/* "unknown cpu model 'X' in setup 'S' (...)", with the nearest name if one is near. */
+static int unknown_cpu_name(const char *what, const char *name, const struct cpu_setup *setup,
+			    char *const *names, size_t n, const char *listed)
+{
+	const char *near = str_nearest(name, (const char *const *)names, n);
+
+	if (near)
+		return error_set(ERR_CPU, "unknown cpu %s '%s' in setup '%s' (did you mean '%s'?)",
+				 what, name, setup->spec, near);
+	return error_set(ERR_CPU, "unknown cpu %s '%s' in setup '%s' (%s)", what, name,
+			 setup->spec, listed);
+}
+
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n)
 {
-	char **models = NULL;
+	char **models = NULL, **features = NULL, listed[64];
 	int nmodels = virConnectGetCPUModelNames(gc->conn, "i686", &models, 0);
+	size_t nfeatures = cpu_feature_names(&features);
 	int err = 0;
 
-	if (nmodels < 0)
-		return 0;	/* the driver cannot list models; domain start will judge */
+	snprintf(listed, sizeof(listed), "libvirt lists %d i686 models", nmodels);
 	for (size_t i = 0; i < n && !err; i++) {
-		bool known = false;
+		bool known = nmodels < 0;	/* the driver cannot list models: domain start will judge */
 
 		for (int j = 0; j < nmodels && !known; j++)
 			known = strcmp(models[j], setups[i].model) == 0;
 		if (!known)
-			err = error_set(ERR_CPU,
-					"unknown cpu model '%s' in setup '%s' (libvirt lists %d i686 models)",
-					setups[i].model, setups[i].spec, nmodels);
+			err = unknown_cpu_name("model", setups[i].model, &setups[i], models,
+					       (size_t)nmodels, listed);
+		for (size_t f = 0; f < setups[i].nfeatures && !err && nfeatures; f++) {
+			const char *name = setups[i].features[f].name;
+
+			known = false;
+			for (size_t j = 0; j < nfeatures && !known; j++)
+				known = strcmp(features[j], name) == 0;
+			if (!known)
+				err = unknown_cpu_name("feature", name, &setups[i], features, nfeatures,
+						       "not in " GUEST_CPU_FEATURES_MAP);
+		}
 	}
 	for (int j = 0; j < nmodels; j++)
 		free(models[j]);
 	free(models);
+	for (size_t j = 0; j < nfeatures; j++)
+		free(features[j]);
+	free(features);
 	return err;
 }
 
 int guest_domain_xml(const struct guest_spec *spec, char **out)
 {
-	struct strbuf x = STRBUF_INIT;
 	const struct cpu_setup *cpu = spec->cpu;
+	struct xmlw x;
+	char memory[16];
 
-	strbuf_addstr(&x, "<domain type='qemu'>\n  <name>");
-	strbuf_add_xml(&x, spec->name);
-	strbuf_addf(&x, "</name>\n  <memory unit='MiB'>%u</memory>\n  <vcpu>1</vcpu>\n",
-		    spec->memory_mib);
-	strbuf_addstr(&x, "  <os>\n    <type arch='i686' machine='pc'>hvm</type>\n    <kernel>");
-	strbuf_add_xml(&x, spec->kernel);
-	strbuf_addstr(&x, "</kernel>\n    <initrd>");
-	strbuf_add_xml(&x, spec->initrd);
-	strbuf_addstr(&x, "</initrd>\n    <cmdline>");
-	strbuf_add_xml(&x, spec->cmdline);
-	strbuf_addstr(&x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n  </features>\n");
-	strbuf_addstr(&x, "  <cpu mode='custom' match='exact'>\n    <model fallback='forbid'>");
-	strbuf_add_xml(&x, cpu->model);
-	strbuf_addstr(&x, "</model>\n");
-	for (size_t i = 0; i < cpu->nfeatures; i++) {
-		strbuf_addf(&x, "    <feature policy='%s' name='",
-			    cpu->features[i].enable ? "require" : "disable");
-		strbuf_add_xml(&x, cpu->features[i].name);
-		strbuf_addstr(&x, "'/>\n");
-	}
-	strbuf_addstr(&x, "  </cpu>\n  <clock offset='utc'/>\n"
-			  "  <on_poweroff>destroy</on_poweroff>\n"
-			  "  <on_reboot>destroy</on_reboot>\n"
-			  "  <on_crash>destroy</on_crash>\n"
-			  /* The console only: no <interface>, <disk> or <filesystem> (guest.h). */
-			  "  <devices>\n"
-			  "    <controller type='usb' model='none'/>\n"
-			  "    <serial type='file'>\n      <source path='");
-	strbuf_add_xml(&x, spec->console);
-	strbuf_addstr(&x, "'/>\n      <target port='0'/>\n    </serial>\n"
-			  "    <console type='file'>\n      <source path='");
-	strbuf_add_xml(&x, spec->console);
-	strbuf_addstr(&x, "'/>\n      <target type='serial' port='0'/>\n    </console>\n"
-			  "    <memballoon model='none'/>\n"
-			  "  </devices>\n</domain>\n");
-	*out = strbuf_detach(&x);
-	return 0;
+	snprintf(memory, sizeof(memory), "%u", spec->memory_mib);
+	xmlw_begin(&x);
+	xmlw_open(&x, "domain", "type", "qemu", NULL);
+	xmlw_element(&x, "name", spec->name, NULL);
+	xmlw_element(&x, "memory", memory, "unit", "MiB", NULL);
+	xmlw_element(&x, "vcpu", "1", NULL);
+	xmlw_open(&x, "os", NULL);
+	xmlw_element(&x, "type", "hvm", "arch", "i686", "machine", "pc", NULL);
+	xmlw_element(&x, "kernel", spec->kernel, NULL);
+	xmlw_element(&x, "initrd", spec->initrd, NULL);
+	xmlw_element(&x, "cmdline", spec->cmdline, NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "features", NULL);
+	xmlw_element(&x, "acpi", NULL, NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "cpu", "mode", "custom", "match", "exact", NULL);
+	xmlw_element(&x, "model", cpu->model, "fallback", "forbid", NULL);
+	for (size_t i = 0; i < cpu->nfeatures; i++)
+		xmlw_element(&x, "feature", NULL, "policy",
+			     cpu->features[i].enable ? "require" : "disable", "name",
+			     cpu->features[i].name, NULL);
+	xmlw_close(&x);
+	xmlw_element(&x, "clock", NULL, "offset", "utc", NULL);
+	xmlw_element(&x, "on_poweroff", "destroy", NULL);
+	xmlw_element(&x, "on_reboot", "destroy", NULL);
+	xmlw_element(&x, "on_crash", "destroy", NULL);
+	/* The console only: no <interface>, <disk> or <filesystem> (guest.h). */
+	xmlw_open(&x, "devices", NULL);
+	xmlw_element(&x, "controller", NULL, "type", "usb", "model", "none", NULL);
+	xmlw_open(&x, "serial", "type", "file", NULL);
+	xmlw_element(&x, "source", NULL, "path", spec->console, NULL);
+	xmlw_element(&x, "target", NULL, "port", "0", NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "console", "type", "file", NULL);
+	xmlw_element(&x, "source", NULL, "path", spec->console, NULL);
+	xmlw_element(&x, "target", NULL, "type", "serial", "port", "0", NULL);
+	xmlw_close(&x);
+	xmlw_element(&x, "memballoon", NULL, "model", "none", NULL);
+	xmlw_close(&x);
+	xmlw_close(&x);
+	return xmlw_finish(&x, "the domain", out);
 }
 
 static void waiter_remove(struct guest_conn *gc, struct waiter *w)

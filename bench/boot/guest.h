@@ -78,9 +78,14 @@ int guest_conn_capacity(struct guest_conn *gc, unsigned memory_mib);
 /* Whether the connection still works (a daemon may have gone away). */
 bool guest_conn_alive(struct guest_conn *gc);
 
+/* libvirt's list of x86 CPU features on this machine. */
+#define GUEST_CPU_FEATURES_MAP "/usr/share/libvirt/cpu_map/x86_features.xml"
+
 /*
- * ERR_CPU, naming the first such setup, when libvirt does not know a setup's
- * model.  One list for all setups: each listing costs the embedded driver 7 ms.
+ * ERR_CPU, naming the first such setup and the nearest known name, when
+ * libvirt does not know a setup's model, or one of its features (checked
+ * against GUEST_CPU_FEATURES_MAP when this machine has it).  One list of
+ * models for all setups: each listing costs the embedded driver 7 ms.
  */
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n);
 

@@ -465,10 +465,34 @@ static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
 	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
 }
 
+/*
+ * A kernel that cannot run on the setup's CPU is not booted: its boot code
+ * would refuse the CPU and hang until the time limit.
+ */
+static bool group_skip_cpu(struct runner *r, struct group *g, size_t host)
+{
+	int have = cpu_setup_family(g->cpu), need = g->kernel->min_family;
+
+	if (!have || have >= need)
+		return false;
+	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_SKIP);
+	c->reason = xasprintf("kernel requires an i%d86 CPU, and '%s' is an i%d86", need, g->cpu->model,
+			      have);
+	c->duration_s = 0;
+	pthread_mutex_lock(&r->lock);
+	group_complete_cells(r, g, 0, host);
+	boot_report(r, g->cells, g->ncells, r->ndone + 1);
+	pthread_mutex_unlock(&r->lock);
+	return true;
+}
+
 /* Boots the group on `host` until its tests are done or it is to be retried elsewhere. */
 static void group_run(struct runner *r, struct group *g, size_t host)
 {
 	int start = 1, resume;
+
+	if (group_skip_cpu(r, g, host))
+		return;
 
 	/* Each boot either finishes the tests or gets past the one that crashed. */
 	for (int boot = 1; start > 0; boot++) {

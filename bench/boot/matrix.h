@@ -9,8 +9,10 @@
  * the guest announces.  Boots run in parallel over all hosts, each host's
  * `jobs` at a time; a (kernel, setup) pair whose boot fails for the
  * infrastructure's sake (not the kernel's) is tried once more on another
- * host.  A struct matrix owns its cells;
- * free it with matrix_free().
+ * host.  A kernel whose minimum CPU family is above a setup's model (a
+ * 586 kernel on a 486) is not booted there: the pair is one `skip` cell,
+ * "boot", whose reason says "kernel requires …".  A struct matrix owns its
+ * cells; free it with matrix_free().
  */
 #ifndef FPUBENCH_MATRIX_H
 #define FPUBENCH_MATRIX_H
@@ -33,6 +35,10 @@ struct matrix_kernel {
 	const char *build_id;
 	const char *initrd;	/* absolute; the payload differs per variant */
 	const char *provenance;	/* the commit's provenance as a JSON object, or NULL */
+	const char *version;	/* the tree's Makefile says, "6.12.118"; NULL if unknown */
+	int min_family;		/* the lowest CPU family it runs on; 0: any */
+	char *const *warnings;	/* config options it was built without */
+	size_t nwarnings;
 };
 
 struct matrix_cell {

@@ -3,7 +3,8 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "initramfs.h"
-#include "kernel.h"
+#include "kbuild.h"
+#include "tree.h"
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
 
@@ -93,8 +94,11 @@ int payload_build_selftests(struct kernel_tree *t, char **dir_out)
 
 	/* Built into a temporary directory and renamed: a killed build is not reused. */
 	const char *rm[] = { "rm", "-rf", tmp, NULL };
-	if (spawn_run(rm, NULL, NULL, NULL) != 0 ||
-	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
+	if (spawn_run(rm, NULL, NULL, NULL) != 0) {
+		err = error_set(ERR_CACHE, "cannot clear '%s' to build the selftests in", tmp);
+		goto out;
+	}
+	if ((err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
 		goto out;
 	unlink(log);
 	for (unsigned i = 0; i < payload_selftests_count && !err; i++) {

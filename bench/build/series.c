@@ -2,24 +2,20 @@
 
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/str.h"
 #include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* Splits a line into at most `max` whitespace-separated words, in place. */
-static size_t split_words(char *line, char **words, size_t max)
+/* The words of a line without its # comment, as str_split_words() counts them. */
+static size_t line_words(char *line, char **words, size_t max)
 {
-	size_t n = 0;
-	char *save = NULL;
 	char *hash = strchr(line, '#');
 
 	if (hash)
 		*hash = '\0';
-	for (char *w = strtok_r(line, " \t\r", &save); w && n < max;
-	     w = strtok_r(NULL, " \t\r", &save))
-		words[n++] = w;
-	return n;
+	return str_split_words(line, words, max);
 }
 
 int series_parse(struct series **out, const char *dir, const char *name,
@@ -39,7 +35,7 @@ int series_parse(struct series **out, const char *dir, const char *name,
 		if (save)
 			*save++ = '\0';
 		lineno++;
-		n = split_words(line, words, 3);
+		n = line_words(line, words, 3);
 		if (n == 0)
 			continue;
 		if (n > 2 || (n == 2 && strcmp(words[1], "-p1") != 0)) {
@@ -80,7 +76,7 @@ int series_parse_variants(struct series *s, const char *name, const char *text)
 		if (save)
 			*save++ = '\0';
 		lineno++;
-		n = split_words(line, words, 3);
+		n = line_words(line, words, 3);
 		if (n == 0)
 			continue;
 		if (n != 2) {

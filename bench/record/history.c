@@ -79,6 +79,8 @@ static const char *const migrations[] = {
 	"  console TEXT,"
 	"  FOREIGN KEY (kernel_id, run_id) REFERENCES kernels (id, run_id));"
 	"CREATE INDEX cells_by_run ON cells (run_id, kernel_id);",
+	/* The tree's version, as its Makefile gives it: runs of two trees stay apart by it too. */
+	"ALTER TABLE kernels ADD COLUMN kernel_version TEXT;",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -330,8 +332,8 @@ int history_add_kernel(struct history *h, int64_t run_id, const struct history_k
 
 	*kernel_id = 0;
 	if ((err = db_prepare(h, &st, "INSERT INTO kernels (run_id, variant, \"commit\","
-			      " config_hash, build_id, build_seconds, provenance)"
-			      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)", "add a kernel to")) < 0)
+			      " config_hash, build_id, build_seconds, provenance, kernel_version)"
+			      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)", "add a kernel to")) < 0)
 		return err;
 	rc = sqlite3_bind_int64(st, 1, run_id);
 	rc |= sqlite3_bind_text(st, 2, k->variant, -1, SQLITE_STATIC);
@@ -340,6 +342,7 @@ int history_add_kernel(struct history *h, int64_t run_id, const struct history_k
 	rc |= sqlite3_bind_text(st, 5, k->build_id, -1, SQLITE_STATIC);
 	rc |= sqlite3_bind_double(st, 6, k->build_seconds);
 	rc |= sqlite3_bind_text(st, 7, k->provenance, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 8, k->version, -1, SQLITE_STATIC);
 	if ((err = step_write(h, st, rc, "add a kernel to")) < 0)
 		return err;
 	*kernel_id = sqlite3_last_insert_rowid(h->db);
@@ -713,7 +716,7 @@ static const char print_runs_sql[] =
 	" ORDER BY r.id DESC LIMIT ?1";
 
 static const char print_cells_sql[] =
-	"SELECT k.variant, c.cpu, c.test, c.status, c.duration_s,"
+	"SELECT k.variant || coalesce(' ' || k.kernel_version, ''), c.cpu, c.test, c.status, c.duration_s,"
 	" coalesce(c.crash, c.reason, '') FROM cells c JOIN kernels k ON k.id = c.kernel_id"
 	" WHERE c.run_id = ?1 AND " CELL_MATCHES " ORDER BY c.id";
 

@@ -59,6 +59,7 @@ struct history_kernel {
 	const char *build_id;
 	double build_seconds;
 	const char *provenance;	/* the commit's provenance as JSON, or NULL */
+	const char *version;	/* the tree's Makefile's, "6.1.192", or NULL */
 };
 
 int history_add_kernel(struct history *h, int64_t run_id, const struct history_kernel *k,

@@ -434,6 +434,10 @@ static void html_matrix(struct strbuf *sb, const struct report_input *in,
 				mode = l.grid[r * l.ntests + t]->fpu_mode;
 		strbuf_addstr(sb, "<tr><th class=\"row\"><div class=\"variant\">");
 		xml_text(sb, first->kernel->variant);
+		if (first->kernel->version) {
+			strbuf_addstr(sb, "</div><div class=\"mode\">Linux ");
+			xml_text(sb, first->kernel->version);
+		}
 		strbuf_addstr(sb, "</div><div class=\"cpu\">");
 		xml_text(sb, first->cpu->spec);
 		strbuf_addstr(sb, "</div>");
@@ -509,6 +513,37 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 	}
 }
 
+/* The options of the config fragment each kernel was built without, once per kernel. */
+static void html_config_warnings(struct strbuf *sb, const struct matrix *m)
+{
+	const struct matrix_kernel *done[64];
+	size_t ndone = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct matrix_kernel *k = m->cells[i].kernel;
+		bool seen = false;
+
+		for (size_t j = 0; j < ndone; j++)
+			seen |= done[j] == k;
+		if (seen || !k->nwarnings || ndone == sizeof(done) / sizeof(done[0]))
+			continue;
+		done[ndone++] = k;
+		if (!any)
+			strbuf_addstr(sb, "<h2>Config warnings</h2>\n<ul class=\"warnings\">\n");
+		any = true;
+		for (size_t w = 0; w < k->nwarnings; w++) {
+			strbuf_addstr(sb, "<li>");
+			xml_text(sb, k->variant);
+			strbuf_addstr(sb, ": ");
+			xml_text(sb, k->warnings[w]);
+			strbuf_addstr(sb, "</li>\n");
+		}
+	}
+	if (any)
+		strbuf_addstr(sb, "</ul>\n");
+}
+
 static void html_dd(struct strbuf *sb, const char *term, const char *text)
 {
 	strbuf_addf(sb, "<dt>%s</dt><dd>", term);
@@ -569,6 +604,7 @@ void report_format_html(struct strbuf *sb, const struct report_input *in)
 	html_summary(sb, in, &hosts);
 	strbuf_addstr(sb, "<h2>Matrix</h2>\n");
 	html_matrix(sb, in, &hosts);
+	html_config_warnings(sb, in->m);
 	html_changes(sb, in->diff);
 	html_provenance(sb, in);
 	strbuf_addstr(sb, "</body>\n</html>\n");
@@ -744,6 +780,7 @@ void report_format_junit(struct strbuf *sb, const struct report_input *in)
 		strbuf_addstr(sb, "/>\n");
 		junit_property(sb, "commit", first->kernel->commit);
 		junit_property(sb, "build_id", first->kernel->build_id);
+		junit_property(sb, "kernel_version", first->kernel->version);
 		junit_property(sb, "cpu", first->cpu->cpu);
 		junit_property(sb, "cmdline", first->cpu->cmdline);
 		strbuf_addstr(sb, "    </properties>\n");
@@ -842,6 +879,7 @@ static void kcidb_checkout(struct strbuf *sb, const struct report_input *in,
 	json_text(sb, k->variant);
 	strbuf_addch(sb, '"');
 	json_field(sb, "commit", k->commit);
+	json_field(sb, "kernel_version", k->version);
 	if (p) {
 		json_field(sb, "patch_id", p->patch_id);
 		json_field(sb, "lore_url", p->lore_url);

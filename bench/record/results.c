@@ -31,6 +31,7 @@ void results_format_json(struct strbuf *sb, const struct results_run *run,
 		json_field(sb, "kernel", c->kernel->variant, false);
 		json_field(sb, "commit", c->kernel->commit, false);
 		json_field(sb, "build_id", c->kernel->build_id, false);
+		json_field(sb, "kernel_version", c->kernel->version, false);
 		strbuf_addf(sb, "    \"provenance\": %s,\n",
 			    c->kernel->provenance ? c->kernel->provenance : "null");
 		json_field(sb, "cpu", c->cpu->cpu, false);

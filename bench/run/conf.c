@@ -3,6 +3,7 @@
 #include "boot/cpu.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/str.h"
 #include "lib/strbuf.h"
 
 #include <fnmatch.h>
@@ -94,20 +95,6 @@ static char *trim(char *s)
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 		*--end = '\0';
 	return s;
-}
-
-/* Splits s into at most max words in place; returns how many there were, up to max + 1. */
-static size_t split_words(char *s, char **words, size_t max)
-{
-	char *save = NULL;
-	size_t n = 0;
-
-	for (char *w = strtok_r(s, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
-		if (n == max)
-			return max + 1;
-		words[n++] = w;
-	}
-	return n;
 }
 
 static bool list_has(char *const *list, size_t n, const char *s)
@@ -210,7 +197,7 @@ static int parse_expect(struct parser *p, char *key, const char *value)
 	size_t fpu = 0;
 	int err;
 
-	if (split_words(key, words, 3) != 3)
+	if (str_split_words(key, words, 3) != 3)
 		return conf_error(p, p->line, "expected 'VARIANT FPU TEST = STATUS' in %s", p->label);
 	while (fpu < sizeof(fpus) / sizeof(fpus[0]) && strcmp(words[1], fpus[fpu]) != 0)
 		fpu++;
@@ -359,7 +346,7 @@ static int parse_header(struct parser *p, char *s)
 	if ((err = section_end(p)) < 0)
 		return err;
 	*close = '\0';
-	n = split_words(s + 1, words, 2);
+	n = str_split_words(s + 1, words, 2);
 	if (n == 0)
 		return conf_error(p, p->line, "no section name in '[]'");
 	while (sec < SEC_COUNT && strcmp(sections[sec].name, words[0]) != 0)

@@ -76,6 +76,7 @@ int record_begin(struct record **out, struct session *s, const char *db_path,
 			.build_id = s->kernels[i].build_id,
 			.build_seconds = s->builds[i]->seconds,
 			.provenance = s->kernels[i].provenance,
+			.version = s->kernels[i].version,
 		};
 		if ((err = history_add_kernel(r->h, r->run_id, &k, &r->kernel_ids[i])) < 0)
 			goto out;

@@ -102,6 +102,10 @@ int session_add_kernel(struct session *s, const char *variant, const git_oid *co
 		.commit = b->commit,
 		.build_id = b->build_id,
 		.provenance = s->provenance[s->nkernels],
+		.version = b->version,
+		.min_family = b->min_family,
+		.warnings = b->warnings.v,
+		.nwarnings = b->warnings.n,
 	};
 	s->nkernels++;
 	return 0;

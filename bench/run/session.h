@@ -12,7 +12,9 @@
 
 #include "conf.h"
 #include "boot/cpu.h"
-#include "build/kernel.h"
+#include "build/apply.h"
+#include "build/kbuild.h"
+#include "build/tree.h"
 #include "boot/matrix.h"
 
 #include <stdbool.h>

@@ -1,13 +1,16 @@
 /*
  * libFuzzer target for the small text formats of patches/: the series and
- * variants files, CPU setups and the config fragment check.  The input is
- * split at the first NUL: series text, then the rest as variants text, CPU
- * setup and config.
+ * variants files, CPU setups, the config fragment check and the Kconfig
+ * and Makefile readers.  The input is split at the first NUL: series text,
+ * then the rest as variants text, CPU setup, config, Kconfig.cpu and
+ * Makefile.
  */
 #include "boot/cpu.h"
-#include "build/kernel.h"
+#include "build/kconfig.h"
+#include "build/tree.h"
 #include "build/series.h"
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -32,7 +35,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cpu_setup_uses_fsave(&cpu);
 		cpu_setup_release(&cpu);
 	}
-	kernel_config_check("fragment", text, rest);
+	struct strlist warnings = STRLIST_INIT;
+	char version[64];
+	kconfig_check("fragment", text, rest, "6.1.192", &warnings);
+	strlist_release(&warnings);
+	kconfig_min_family(rest);
+	kconfig_lowest_family(rest, strlen(rest));
+	free(kconfig_fragment(text, kconfig_family_set(rest)));
+	kernel_version_parse("Makefile", rest, strlen(rest), version, sizeof(version));
 	free(text);
 	free(rest);
 	return 0;

@@ -30,6 +30,7 @@ static void test_parse_model_features_and_params(void **state)
 static void test_bad_setups_name_the_spec(void **state)
 {
 	static const char *const bad[] = { "", ",-fxsr", "486,fxsr", "486,-", "pen tium",
+					   "pentium2,-fxsr,", "486,,-fxsr",
 					   "486:a\nb", "486,-fx<sr" };
 	struct cpu_setup c;
 
@@ -71,13 +72,35 @@ static void test_default_setups(void **state)
 	size_t fsave = 0;
 
 	(void)state;
-	assert_int_equal(cpu_default_setups_count, 6);
+	assert_int_equal(cpu_default_setups_count, 7);
 	for (size_t i = 0; i < cpu_default_setups_count; i++) {
 		assert_int_equal(cpu_setup_parse(&c, cpu_default_setups[i]), 0);
 		fsave += cpu_setup_uses_fsave(&c);
 		cpu_setup_release(&c);
 	}
-	assert_int_equal(fsave, 4);
+	assert_int_equal(fsave, 5);
+}
+
+/* A kernel is booted on a setup unless its minimum CPU family is above the model's. */
+static void test_setup_families(void **state)
+{
+	static const struct { const char *spec; int family; } cases[] = {
+		{ "486", 4 },
+		{ "pentium", 5 },
+		{ "pentium2,-fxsr", 6 },
+		{ "qemu32,-sse,-sse2,-fxsr", 6 },
+		{ "pentium3:nofxsr", 6 },
+		{ "Opteron_G5", 0 },
+	};
+	struct cpu_setup c;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(cpu_setup_parse(&c, cases[i].spec), 0);
+		if (cpu_setup_family(&c) != cases[i].family)
+			fail_msg("setup '%s'", cases[i].spec);
+		cpu_setup_release(&c);
+	}
 }
 
 int main(void)
@@ -87,6 +110,7 @@ int main(void)
 		cmocka_unit_test(test_bad_setups_name_the_spec),
 		cmocka_unit_test(test_which_setups_use_fsave),
 		cmocka_unit_test(test_default_setups),
+		cmocka_unit_test(test_setup_families),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

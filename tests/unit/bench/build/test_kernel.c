@@ -1,7 +1,8 @@
 /*
- * The kernel tree on a miniature tarball: extraction, the pristine commit,
- * patches as commits, the applied-patch cache, the config check, the cache
- * lock, damaged trees and full disks.  The tarball holds a stand-in for the
+ * The kernel tree on a miniature tarball: extraction into a cache entry
+ * keyed by the tree's version, the old layout's migration, the pristine
+ * commit, patches as commits, the applied-patch cache, the config fitted
+ * to the tree and its check, the cache lock, damaged trees and full disks.  The tarball holds a stand-in for the
  * kernel's Makefile (tests/fixtures/fake-kernel), so builds take no time.
  */
 #include <stdarg.h>
@@ -13,7 +14,11 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
-#include "build/kernel.h"
+#include "build/apply.h"
+#include "build/kbuild.h"
+#include "build/kconfig.h"
+#include "build/tree.h"
+#include "lib/strlist.h"
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
 #include "test_fsize.h"
@@ -32,6 +37,7 @@
 
 struct fixture {
 	char dir[64];
+	char *src;		/* the tarball's tree, a kernel tree `test --tree` takes as it is */
 	char *tarball;
 	char *cache;
 	struct kernel_tree *tree;
@@ -78,6 +84,7 @@ static int setup(void **state)
 	const char *tar[] = { "tar", "-cJf", fx->tarball, "-C", fx->dir, "linux-source-6.1", NULL };
 	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
 	fx->cache = xasprintf("%s/cache", fx->dir);
+	fx->src = xasprintf("%s/linux-source-6.1", fx->dir);
 	assert_int_equal(kernel_tree_open(&fx->tree, fx->cache, fx->tarball), 0);
 	free(src);
 	free(core);
@@ -96,6 +103,7 @@ static int teardown(void **state)
 	spawn_run(rm, NULL, NULL, NULL);
 	free(fx->tarball);
 	free(fx->cache);
+	free(fx->src);
 	free(fx);
 	return 0;
 }
@@ -189,7 +197,7 @@ static void test_patch_that_does_not_apply_names_file(void **state)
 static void test_stale_index_lock_is_removed(void **state)
 {
 	struct fixture *fx = *state;
-	char *lock = xasprintf("%s/linux-6.1/.git/index.lock", fx->cache);
+	char *lock = xasprintf("%s/trees/debian-6.1.192/.git/index.lock", fx->cache);
 	char *theirs = xasprintf("%s/linux-source-6.1/.git", fx->dir);
 	char *their_lock = xasprintf("%s/index.lock", theirs);
 	struct kernel_tree *t = NULL;
@@ -279,7 +287,7 @@ static pid_t lock_holder_start(const struct fixture *fx, const char *cache, int 
 		struct kernel_tree *t;
 
 		close(ready[0]);
-		if (kernel_tree_open_dir(&t, cache, fx->dir) < 0 || write(ready[1], "x", 1) != 1)
+		if (kernel_tree_open_dir(&t, cache, fx->src) < 0 || write(ready[1], "x", 1) != 1)
 			_exit(1);
 		if (!hold_ms)
 			for (;;)
@@ -305,7 +313,7 @@ static void test_cache_lock_waits_for_holder(void **state)
 	pid_t pid = lock_holder_start(fx, cache, 500);
 	capture_start(&cap, fx);
 	double start = clock_seconds();
-	int err = kernel_tree_open_dir(&t, cache, fx->dir);
+	int err = kernel_tree_open_dir(&t, cache, fx->src);
 	double waited = clock_seconds() - start;
 	char *said = capture_end(&cap);
 
@@ -353,7 +361,7 @@ static void test_cache_lock_wait_is_interrupted(void **state)
 	sigaction(SIGALRM, &sa, &old);
 	setitimer(ITIMER_REAL, &timer, NULL);
 	capture_start(&cap, fx);
-	int err = kernel_tree_open_dir(&t, cache, fx->dir);
+	int err = kernel_tree_open_dir(&t, cache, fx->src);
 	free(capture_end(&cap));
 	sigaction(SIGALRM, &old, NULL);
 
@@ -383,7 +391,7 @@ static int open_tree(void *arg)
 /* Neither the tree nor its temporary directory: the next run extracts afresh. */
 static void assert_no_tree(const char *cache)
 {
-	char *tree = xasprintf("%s/linux-6.1", cache), *tmp = xasprintf("%s/linux-6.1.tmp", cache);
+	char *tree = xasprintf("%s/trees/debian-6.1.192", cache), *tmp = xasprintf("%s/trees/debian-6.1.192.tmp", cache);
 
 	assert_false(file_exists(tree));
 	assert_false(file_exists(tmp));
@@ -411,7 +419,7 @@ static void test_extract_on_full_disk_leaves_no_tree(void **state)
 	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
 
 	assert_int_equal(fsize_run(64 * 1024, open_tree, &a, msg, sizeof(msg)), ERR_CACHE);
-	char *want = xasprintf("cannot extract '%s' into '%s/linux-6.1.tmp'; see '%s'", tarball, cache, log);
+	char *want = xasprintf("cannot extract '%s' into '%s/trees/debian-6.1.192.tmp'; see '%s'", tarball, cache, log);
 	assert_string_equal(msg, want);
 	assert_int_equal(file_read(log, &sb), 0);
 	/* tar says "Wrote only N of M bytes": the log names the file it could not write. */
@@ -446,8 +454,9 @@ static void test_truncated_tarball_leaves_no_tree(void **state)
 	capture_start(&cap, fx);
 	int err = open_tree(&a);
 	free(capture_end(&cap));
-	assert_int_equal(err, ERR_CACHE);
-	assert_non_null(strstr(error_last(), "cannot extract '"));
+	/* Cut before its top Makefile: it names no version, so nothing is extracted. */
+	assert_int_equal(err, ERR_INPUT);
+	assert_non_null(strstr(error_last(), "has no top Makefile: not a kernel tarball, or a damaged one"));
 	assert_no_tree(cache);
 
 	a.tarball = fx->tarball;
@@ -479,7 +488,7 @@ static char *reopen(const struct fixture *fx, const char *cache, const char *tar
 static void test_damaged_tree_is_extracted_again(void **state)
 {
 	struct fixture *fx = *state;
-	char *cache = xasprintf("%s/damaged-cache", fx->dir), *tree = xasprintf("%s/linux-6.1", cache);
+	char *cache = xasprintf("%s/damaged-cache", fx->dir), *tree = xasprintf("%s/trees/debian-6.1.192", cache);
 	char *ref = xasprintf("%s/.git/refs/fpubench/base", tree), *aside = xasprintf("%s.damaged", tree);
 	char *gitdir = xasprintf("%s/.git", tree);
 	char *damaged = xasprintf("fpubench: kernel tree '%s' is damaged (", tree);
@@ -508,11 +517,10 @@ static void test_damaged_tree_is_extracted_again(void **state)
 	assert_true(git_oid_equal(&base, &again));
 	free(said);
 
-	/* With no tarball to extract it again the tree stays, and the error says both. */
+	/* With no tarball to name its version the tree stays untouched. */
 	assert_int_equal(unlink(ref), 0);
 	free(reopen(fx, cache, "/nonexistent/linux.tar.xz", ERR_NOTFOUND, &again));
-	assert_non_null(strstr(error_last(), damaged + strlen("fpubench: ")));
-	assert_non_null(strstr(error_last(), "kernel tarball '/nonexistent/linux.tar.xz' is missing"));
+	assert_string_equal(error_last(), "kernel tarball '/nonexistent/linux.tar.xz' is missing");
 	assert_true(file_exists(tree));
 
 	free(damaged);
@@ -546,7 +554,7 @@ static char *fragment_path(const struct fixture *fx, const char *name, const cha
 /* How often make built the variant's bzImage. */
 static int builds_of(const struct fixture *fx, const char *variant)
 {
-	char *path = xasprintf("%s/build/%s/builds", fx->cache, variant);
+	char *path = xasprintf("%s/build/debian-6.1.192/%s/builds", fx->cache, variant);
 	struct strbuf sb = STRBUF_INIT;
 	int n = 0;
 
@@ -560,7 +568,7 @@ static int builds_of(const struct fixture *fx, const char *variant)
 
 static char *stamp_path(const struct fixture *fx, const char *variant)
 {
-	return xasprintf("%s/build/%s/fpubench.stamp", fx->cache, variant);
+	return xasprintf("%s/build/debian-6.1.192/%s/fpubench.stamp", fx->cache, variant);
 }
 
 static void test_build_is_used_only_with_its_stamp(void **state)
@@ -635,7 +643,7 @@ static void test_build_on_full_disk_leaves_no_stamp(void **state)
 {
 	struct fixture *fx = *state;
 	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "full");
-	char *bzimage = xasprintf("%s/build/full/arch/x86/boot/bzImage", fx->cache), msg[1024];
+	char *bzimage = xasprintf("%s/build/debian-6.1.192/full/arch/x86/boot/bzImage", fx->cache), msg[1024];
 	struct build_args a = { fx, frag };
 	struct kernel_build *b = NULL;
 
@@ -684,15 +692,15 @@ static void test_failed_configure_is_done_again(void **state)
 static void test_option_dropped_by_the_build_is_caught(void **state)
 {
 	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "drop");
+	char *frag = fragment_path(fx, "a.config", "CONFIG_SERIAL_8250=y\n"), *stamp = stamp_path(fx, "drop");
 	struct kernel_build *b = NULL;
 
 	/* make reruns Kconfig when a Kconfig file changed, after the first check. */
-	setenv("FAKE_DROP", "CONFIG_X87", 1);
+	setenv("FAKE_DROP", "CONFIG_SERIAL_8250", 1);
 	int err = build(fx, "drop", frag, &b);
 	unsetenv("FAKE_DROP");
 	assert_int_equal(err, ERR_CONFIG);
-	char *want = xasprintf("config option 'CONFIG_X87=y' from '%s' was dropped (not in the final .config)",
+	char *want = xasprintf("config option 'CONFIG_SERIAL_8250=y' from '%s' was dropped by Linux 6.1.192 (not in the final .config)",
 			       frag);
 	assert_string_equal(error_last(), want);
 	assert_false(file_exists(stamp));
@@ -708,27 +716,298 @@ static void test_option_dropped_by_the_build_is_caught(void **state)
 	free(frag);
 }
 
+/* An option the bench can do without is a warning, in the build and in its log. */
+static void test_option_not_needed_is_a_warning(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "w.config", "CONFIG_X87=y\n");
+	struct kernel_build *b = NULL;
+	struct strbuf log = STRBUF_INIT;
+
+	setenv("FAKE_DROP", "CONFIG_X87", 1);
+	int err = build(fx, "warn", frag, &b);
+	unsetenv("FAKE_DROP");
+	assert_int_equal(err, 0);
+	char *want = xasprintf("config option 'CONFIG_X87=y' from '%s' was dropped by Linux 6.1.192 (not in the final .config); built without it",
+			       frag);
+	assert_int_equal(b->warnings.n, 1);
+	assert_string_equal(b->warnings.v[0], want);
+	assert_int_equal(file_read(b->log, &log), 0);
+	assert_non_null(strstr(log.buf, want));
+	kernel_build_free(b);
+
+	/* A reused build still carries it, for the report. */
+	assert_int_equal(build(fx, "warn", frag, &b), 0);
+	assert_false(b->rebuilt);
+	assert_int_equal(b->warnings.n, 1);
+	kernel_build_free(b);
+	strbuf_release(&log);
+	free(want);
+	free(frag);
+}
+
+/* The fragment names no processor family: the build gets the tree's lowest, and knows its CPU. */
+static void test_build_gets_the_lowest_family(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "f.config", "CONFIG_X86_32=y\n");
+	struct kernel_build *b = NULL;
+	struct strbuf text = STRBUF_INIT;
+
+	assert_int_equal(build(fx, "family", frag, &b), 0);
+	assert_string_equal(b->version, "6.1.192");
+	assert_int_equal(b->min_family, 4);
+	char *merged = xasprintf("%s/fpubench.fragment", b->dir);
+	assert_int_equal(file_read(merged, &text), 0);
+	assert_non_null(strstr(text.buf, "CONFIG_X86_32=y\n"));
+	assert_non_null(strstr(text.buf, "\nCONFIG_M486=y\n"));
+	kernel_build_free(b);
+	strbuf_release(&text);
+	free(merged);
+	free(frag);
+}
+
+static const struct kconfig_family *lowest_of(const char *fixture)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("tests/fixtures/kconfig/%s", fixture);
+
+	assert_int_equal(file_read(path, &sb), 0);
+	const struct kconfig_family *f = kconfig_lowest_family(sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(path);
+	return f;
+}
+
+/* Real trees' Kconfig.cpu: 6.1 and 6.12 offer the 486; without it the lowest is the 586. */
+static void test_lowest_family_of_real_trees(void **state)
+{
+	(void)state;
+	assert_string_equal(lowest_of("Kconfig.cpu-6.1")->option, "CONFIG_M486");
+	assert_string_equal(lowest_of("Kconfig.cpu-6.12")->option, "CONFIG_M486");
+	const struct kconfig_family *f = lowest_of("Kconfig.cpu-no-486");
+	assert_string_equal(f->option, "CONFIG_M586");
+	assert_int_equal(f->family, 5);
+	/* "config M4860" or a help text's "M486" is not the option. */
+	const char *near = "\thelp\n\t  M486\nconfig M4860\nconfig M486 \n";
+	assert_string_equal(kconfig_lowest_family(near, strlen(near))->option, "CONFIG_M486");
+	assert_null(kconfig_lowest_family("config MK8\n", 11));
+}
+
+static void test_fragment_and_min_family(void **state)
+{
+	(void)state;
+	char *f = kconfig_fragment("CONFIG_X86_32=y", &kconfig_families[1]);
+	assert_string_equal(f, "CONFIG_X86_32=y\n# The lowest processor family this tree offers (fpubench's choice).\nCONFIG_M586=y\n");
+	free(f);
+	/* A fragment that names a family keeps it. */
+	f = kconfig_fragment("CONFIG_M686=y\n", &kconfig_families[0]);
+	assert_string_equal(f, "CONFIG_M686=y\n");
+	free(f);
+	/* 6.1's M586 keeps the minimum family at 4 but is compiled for the i586. */
+	assert_int_equal(kconfig_min_family("CONFIG_M586=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=4\n"), 5);
+	assert_int_equal(kconfig_min_family("CONFIG_M486=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=4\n"), 4);
+	assert_int_equal(kconfig_min_family("CONFIG_MPENTIUMII=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=6\n"), 6);
+	assert_int_equal(kconfig_min_family("CONFIG_TINY=y\n"), 0);
+}
+
 static void test_config_check(void **state)
 {
 	const char *fragment = "# a comment\n"
-			       "CONFIG_A=y\n"
-			       "# CONFIG_B is not set\n"
+			       "CONFIG_TTY=y\n"
+			       "# CONFIG_MATH_EMULATION is not set\n"
 			       "CONFIG_C=\"text\"\n";
+	struct strlist w = STRLIST_INIT;
 
 	(void)state;
-	assert_int_equal(kernel_config_check("f", fragment,
-					     "CONFIG_A=y\n# CONFIG_B is not set\nCONFIG_C=\"text\"\n"), 0);
+	assert_int_equal(kconfig_check("f", fragment, "CONFIG_TTY=y\n# CONFIG_MATH_EMULATION is not set\nCONFIG_C=\"text\"\n",
+				       "6.1.192", &w), 0);
 	/* An unset option may also be absent. */
-	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_C=\"text\"\nCONFIG_A=y\n"), 0);
-	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_C=\"text\"\n"), ERR_CONFIG);
+	assert_int_equal(kconfig_check("f", fragment, "CONFIG_C=\"text\"\nCONFIG_TTY=y\n", "6.1.192", &w), 0);
+	assert_int_equal(w.n, 0);
+	assert_int_equal(kconfig_check("f", fragment, "CONFIG_C=\"text\"\n", "6.12.118", &w), ERR_CONFIG);
 	assert_string_equal(error_last(),
-			    "config option 'CONFIG_A=y' from 'f' was dropped (not in the final .config)");
-	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_A=y\nCONFIG_B=y\nCONFIG_C=\"text\"\n"),
-			 ERR_CONFIG);
-	assert_non_null(strstr(error_last(), "'# CONFIG_B is not set'"));
-	assert_int_equal(kernel_config_check("f", fragment, "CONFIG_AB=y\nCONFIG_A=m\nCONFIG_C=\"text\"\n"),
-			 ERR_CONFIG);
-	assert_non_null(strstr(error_last(), "has 'CONFIG_A=m'"));
+			    "config option 'CONFIG_TTY=y' from 'f' was dropped by Linux 6.12.118 (not in the final .config)");
+	assert_int_equal(kconfig_check("f", fragment, "CONFIG_TTY=y\nCONFIG_MATH_EMULATION=y\nCONFIG_C=\"text\"\n",
+				       "6.1.192", &w), ERR_CONFIG);
+	assert_non_null(strstr(error_last(), "'# CONFIG_MATH_EMULATION is not set'"));
+	assert_non_null(strstr(error_last(), "has 'CONFIG_MATH_EMULATION=y'"));
+	/* What the bench can do without is a warning naming the option and the version. */
+	assert_int_equal(kconfig_check("f", fragment, "CONFIG_TTY=y\nCONFIG_C=\"other\"\n", "7.1.0", &w), 0);
+	assert_int_equal(w.n, 1);
+	assert_string_equal(w.v[0], "config option 'CONFIG_C=\"text\"' from 'f' was dropped by Linux 7.1.0 (the final .config has 'CONFIG_C=\"other\"'); built without it");
+	strlist_release(&w);
+}
+
+static void test_version_parse(void **state)
+{
+	char v[64];
+
+	(void)state;
+	assert_int_equal(kernel_version_parse("m", "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\nNAME = x\n",
+					      78, v, sizeof(v)), 0);
+	assert_string_equal(v, "6.12.118");
+	const char *rc = "VERSION = 7\r\nPATCHLEVEL = 1\r\nSUBLEVEL = 0\r\nEXTRAVERSION = -rc3\r\n";
+	assert_int_equal(kernel_version_parse("m", rc, strlen(rc), v, sizeof(v)), 0);
+	assert_string_equal(v, "7.1.0-rc3");
+	const char *none = "all:\n\ttrue\n";
+	assert_int_equal(kernel_version_parse("/tmp/x", none, strlen(none), v, sizeof(v)), ERR_INPUT);
+	assert_string_equal(error_last(), "'/tmp/x' is not a kernel tree: its Makefile gives no VERSION, PATCHLEVEL and SUBLEVEL");
+	const char *odd = "VERSION = 6\nPATCHLEVEL = 1$(x)\nSUBLEVEL = 1\n";
+	assert_int_equal(kernel_version_parse("m", odd, strlen(odd), v, sizeof(v)), ERR_INPUT);
+	assert_int_equal(kernel_version_check("t", "5.10.0"), 0);
+	assert_int_equal(kernel_version_check("t", "6.1.192"), 0);
+	assert_int_equal(kernel_version_check("t", "5.4.250"), ERR_INPUT);
+	assert_string_equal(error_last(), "kernel tree 't' is Linux 5.4.250, older than 5.10, the oldest fpubench builds");
+	assert_int_equal(kernel_version_check("t", "4.19.0"), ERR_INPUT);
+}
+
+/* A copy of the fixture's source tree under another name, with `edit` run in it by sh. */
+static char *source_copy(const struct fixture *fx, const char *name, const char *edit)
+{
+	char *dir = xasprintf("%s/%s", fx->dir, name);
+	const char *cp[] = { "cp", "-a", fx->src, dir, NULL };
+	const char *sh[] = { "sh", "-c", edit, NULL };
+
+	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
+	assert_int_equal(spawn_run(sh, dir, NULL, NULL), 0);
+	return dir;
+}
+
+/* `test --tree` on what the bench cannot build: refused before anything else, never 125. */
+static void test_tree_dir_refused(void **state)
+{
+	struct fixture *fx = *state;
+	char *cache = xasprintf("%s/dir-cache", fx->dir);
+	char *plain = source_copy(fx, "plain", "rm Makefile");
+	char *old = source_copy(fx, "old", "sed -i 's/^VERSION = 6/VERSION = 4/' Makefile");
+	char *arm = source_copy(fx, "arm", "rm -r arch/x86");
+	struct kernel_tree *t = NULL;
+
+	assert_int_equal(kernel_tree_open_dir(&t, cache, plain), ERR_NOTFOUND);
+	char *want = xasprintf("'%s' is not a kernel tree: it has no Makefile", plain);
+	assert_string_equal(error_last(), want);
+	free(want);
+	assert_int_equal(kernel_tree_open_dir(&t, cache, old), ERR_INPUT);
+	assert_non_null(strstr(error_last(), "is Linux 4.1.192, older than 5.10"));
+	assert_int_equal(kernel_tree_open_dir(&t, cache, arm), ERR_INPUT);
+	assert_non_null(strstr(error_last(), "(Linux 6.1.192) has no arch/x86/Kconfig.cpu"));
+	assert_null(t);
+	assert_int_equal(kernel_tree_open_dir(&t, cache, fx->src), 0);
+	assert_string_equal(t->version, "6.1.192");
+	kernel_tree_free(t);
+	free(cache);
+	free(plain);
+	free(old);
+	free(arm);
+}
+
+/* A tarball of the fixture's tree made to say another version. */
+static char *tarball_of_version(const struct fixture *fx, const char *patchlevel)
+{
+	char *edit = xasprintf("sed -i 's/^PATCHLEVEL = 1$/PATCHLEVEL = %s/' Makefile", patchlevel);
+	char *name = xasprintf("v%s/linux-source-6.%s", patchlevel, patchlevel);
+	char *parent = xasprintf("%s/v%s", fx->dir, patchlevel);
+	char *tarball = xasprintf("%s/linux-source-6.%s.tar.xz", fx->dir, patchlevel);
+	char *top = strrchr(name, '/') + 1;
+
+	assert_int_equal(dir_create(parent, ERR_GENERIC), 0);
+	free(source_copy(fx, name, edit));
+	const char *tar[] = { "tar", "-cJf", tarball, "-C", parent, top, NULL };
+	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
+	free(edit);
+	free(name);
+	free(parent);
+	return tarball;
+}
+
+/* Two tarballs, one cache: each has its own tree, named and checked by its version. */
+static void test_trees_keyed_by_version(void **state)
+{
+	struct fixture *fx = *state;
+	char *t12 = tarball_of_version(fx, "12");
+	struct kernel_tree *a = NULL, *b = NULL;
+	struct capture cap;
+	git_oid base;
+
+	kernel_tree_free(fx->tree);
+	fx->tree = NULL;
+	capture_start(&cap, fx);
+	assert_int_equal(kernel_tree_open(&b, fx->cache, t12), 0);
+	free(capture_end(&cap));
+	assert_string_equal(b->version, "6.12.192");
+	assert_string_equal(b->key, "debian-6.12.192");
+	char *want = xasprintf("%s/trees/debian-6.12.192", fx->cache);
+	assert_string_equal(b->path, want);
+	free(want);
+	kernel_tree_free(b);
+	b = NULL;
+	assert_int_equal(kernel_tree_open(&a, fx->cache, fx->tarball), 0);
+	assert_string_equal(a->version, "6.1.192");
+	git_oid_cpy(&base, &a->base);
+	kernel_tree_free(a);
+	a = NULL;
+
+	/* A cached tree that is not the version its name says is refused, nothing touched. */
+	char *t61 = xasprintf("%s/trees/debian-6.1.192", fx->cache), *t612 = xasprintf("%s/trees/debian-6.12.192", fx->cache);
+	char *aside = xasprintf("%s.aside", t612);
+	assert_int_equal(rename(t612, aside), 0);
+	assert_int_equal(rename(t61, t612), 0);
+	assert_int_equal(kernel_tree_open(&b, fx->cache, t12), ERR_CACHE);
+	want = xasprintf("cached kernel tree '%s' holds Linux 6.1.192, not Linux 6.12.192 of '%s'; remove it",
+			 t612, t12);
+	assert_string_equal(error_last(), want);
+	assert_true(file_exists(t612));
+	assert_int_equal(rename(t612, t61), 0);
+	assert_int_equal(rename(aside, t612), 0);
+	assert_int_equal(kernel_tree_open(&fx->tree, fx->cache, fx->tarball), 0);
+	free(want);
+	free(t61);
+	free(t612);
+	free(aside);
+	free(t12);
+}
+
+/* The old layout's unkeyed <cache>/linux-6.1 moves to its keyed name, with its builds. */
+static void test_old_layout_is_migrated(void **state)
+{
+	struct fixture *fx = *state;
+	char *frag = fragment_path(fx, "m.config", "CONFIG_X86_32=y\n");
+	char *keyed = xasprintf("%s/trees/debian-6.1.192", fx->cache), *old = xasprintf("%s/linux-6.1", fx->cache);
+	char *build_keyed = xasprintf("%s/build/debian-6.1.192/old", fx->cache);
+	char *build_old = xasprintf("%s/build/old", fx->cache), *link = xasprintf("%s/source", build_old);
+	struct kernel_build *b = NULL;
+	struct capture cap;
+	git_oid base;
+
+	assert_int_equal(build(fx, "old", frag, &b), 0);
+	kernel_build_free(b);
+	git_oid_cpy(&base, &fx->tree->base);
+	kernel_tree_free(fx->tree);
+	fx->tree = NULL;
+	/* As the old layout had them: the tree, and a build whose `source` names it. */
+	assert_int_equal(rename(keyed, old), 0);
+	assert_int_equal(rename(build_keyed, build_old), 0);
+	assert_int_equal(symlink(old, link), 0);
+
+	capture_start(&cap, fx);
+	int err = kernel_tree_open(&fx->tree, fx->cache, fx->tarball);
+	char *said = capture_end(&cap);
+	assert_int_equal(err, 0);
+	char *want = xasprintf("fpubench: moved '%s' (Linux 6.1.192) to '%s'\n", old, keyed);
+	assert_string_equal(said, want);
+	assert_false(file_exists(old));
+	assert_true(git_oid_equal(&base, &fx->tree->base));
+	assert_true(file_exists(build_keyed));
+	assert_false(file_exists(build_old));
+	free(want);
+	free(said);
+	free(frag);
+	free(keyed);
+	free(old);
+	free(build_keyed);
+	free(build_old);
+	free(link);
 }
 
 int main(void)
@@ -750,7 +1029,15 @@ int main(void)
 		cmocka_unit_test(test_build_on_full_disk_leaves_no_stamp),
 		cmocka_unit_test(test_failed_configure_is_done_again),
 		cmocka_unit_test(test_option_dropped_by_the_build_is_caught),
+		cmocka_unit_test(test_option_not_needed_is_a_warning),
+		cmocka_unit_test(test_build_gets_the_lowest_family),
+		cmocka_unit_test(test_lowest_family_of_real_trees),
+		cmocka_unit_test(test_fragment_and_min_family),
 		cmocka_unit_test(test_config_check),
+		cmocka_unit_test(test_version_parse),
+		cmocka_unit_test(test_tree_dir_refused),
+		cmocka_unit_test(test_trees_keyed_by_version),
+		cmocka_unit_test(test_old_layout_is_migrated),
 	};
 	int failed;
 

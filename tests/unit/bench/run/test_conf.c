@@ -352,6 +352,32 @@ static void test_default_config_is_the_default_matrix(void **state)
 }
 
 /* The fuzzer's seed configs: the good ones parse, the bad ones fail cleanly. */
+/* The default config documents a two-tree nightly: uncommented, it gives both Debian trees. */
+static void test_default_config_two_trees(void **state)
+{
+	static const char commented[] = "# [tree debian-6.12]\n# source = debian\n"
+					"# tarball = /usr/src/linux-source-6.12.tar.xz\n";
+	struct strbuf sb = STRBUF_INIT;
+	struct conf *c;
+
+	(void)state;
+	assert_int_equal(file_read(FPUBENCH_SRCDIR "/bench/fpubench.conf", &sb), 0);
+	char *at = strstr(sb.buf, commented);
+	assert_non_null(at);
+	/* "# " off the three lines, in place. */
+	for (char *p = at; p < at + sizeof(commented) - 1; p++)
+		if ((p == at || p[-1] == '\n') && p[0] == '#' && p[1] == ' ')
+			p[0] = p[1] = ' ';
+	assert_int_equal(conf_parse(&c, "nightly.conf", sb.buf, sb.len), 0);
+	assert_int_equal(c->ntrees, 2);
+	assert_string_equal(c->trees[0].name, "debian");
+	assert_string_equal(c->trees[1].name, "debian-6.12");
+	assert_int_equal(c->trees[1].source, CONF_TREE_DEBIAN);
+	assert_string_equal(c->trees[1].tarball, "/usr/src/linux-source-6.12.tar.xz");
+	conf_free(c);
+	strbuf_release(&sb);
+}
+
 static void test_fixtures(void **state)
 {
 	glob_t g;
@@ -383,6 +409,7 @@ int main(void)
 		cmocka_unit_test(test_bytes_beyond_text),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_default_config_is_the_default_matrix),
+		cmocka_unit_test(test_default_config_two_trees),
 		cmocka_unit_test(test_fixtures),
 	};
 

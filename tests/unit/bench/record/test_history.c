@@ -353,8 +353,11 @@ static void test_killed_run_is_interrupted(void **state)
 	assert_query(t->path, "SELECT count(*) FROM pragma_foreign_key_check", "0");
 }
 
-/* Writes cells until killed: the kill may land anywhere, even in history_open(). */
-static void writing_child(struct tmpdb *t)
+/*
+ * Writes cells until killed: the kill may land anywhere, even in
+ * history_open().  Once its run has begun it writes a byte to `begun`.
+ */
+static void writing_child(struct tmpdb *t, int begun)
 {
 	const struct history_run_info info = {
 		.line = "L", .command = "run", .host = t->host, .version = "v1",
@@ -365,7 +368,7 @@ static void writing_child(struct tmpdb *t)
 	int64_t run, kernel;
 
 	if (history_open(&h, t->path) < 0 || history_begin_run(h, &info, &run) < 0 ||
-	    history_add_kernel(h, run, &k, &kernel) < 0)
+	    history_add_kernel(h, run, &k, &kernel) < 0 || write(begun, "b", 1) != 1)
 		_exit(1);
 	for (;;) {
 		const struct history_cell c = { .kernel_id = kernel, .cpu = "486", .test = "fpu_seed",
@@ -383,17 +386,24 @@ static void test_twenty_kills_leave_a_consistent_db(void **state)
 
 	srand(20);
 	for (int i = 0; i < 20; i++) {
-		int status;
+		int status, begun[2];
 		pid_t pid;
+		char b;
 
+		assert_int_equal(pipe(begun), 0);
 		fflush(NULL);
 		pid = fork();
 		assert_true(pid >= 0);
 		if (pid == 0)
-			writing_child(t);
+			writing_child(t, begun[1]);
+		close(begun[1]);
+		/* The last child is killed after its run began, however slow the machine. */
+		if (i == 19)
+			assert_int_equal(read(begun[0], &b, 1), 1);
 		usleep((useconds_t)(rand() % 40000));
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
+		close(begun[0]);	/* only now: an early close would end the child by SIGPIPE */
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	}
 	assert_int_equal(history_open(&h, t->path), 0);

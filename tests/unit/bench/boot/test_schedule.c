@@ -160,6 +160,32 @@ static size_t cells_on(const struct matrix *m, const char *uri, enum verdict sta
 	return n;
 }
 
+/* A 586 kernel is not booted on the 486: one skip cell says why, and it meets a pass. */
+static void test_kernel_above_the_cpu_is_skipped(void **state)
+{
+	struct fixture *f = *state;
+
+	f->kernels[1].min_family = 5;
+	struct matrix *m = run(f, 1);
+	size_t skips = 0;
+
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct matrix_cell *c = &m->cells[i];
+
+		if (c->kernel != &f->kernels[1] || strcmp(c->cpu->model, "486") != 0)
+			continue;
+		skips++;
+		assert_string_equal(c->test, "boot");
+		assert_int_equal(c->status, VERDICT_SKIP);
+		assert_string_equal(c->reason, "kernel requires an i586 CPU, and '486' is an i486");
+		assert_true(c->met);
+	}
+	assert_int_equal(skips, 1);
+	/* Two kernels on three setups, less the one pair not booted. */
+	assert_int_equal(mock.boots[0], 5);
+	matrix_free(m);
+}
+
 static void test_boots_spread_over_hosts(void **state)
 {
 	struct fixture *f = *state;
@@ -254,6 +280,7 @@ static void test_chosen_tests_end_a_group_early(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_kernel_above_the_cpu_is_skipped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_boots_spread_over_hosts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_boot_is_retried_on_another_host, setup,
 						teardown),

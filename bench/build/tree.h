@@ -1,0 +1,110 @@
+/*
+ * tree: the kernel trees the bench builds, and the cache that holds them.
+ *
+ * A kernel tarball (Debian's linux-source-X.Y, or any kernel.org tarball)
+ * is extracted once into <cache>/trees/<source>-<version>, e.g.
+ * trees/debian-6.1.192, and made a git repository (libgit2) whose first
+ * commit is the pristine source, kept at refs/fpubench/base.  The version
+ * is the one the tree's top Makefile gives (VERSION, PATCHLEVEL, SUBLEVEL,
+ * EXTRAVERSION); a tarball's is read from the tarball once and remembered
+ * by its path, size and mtime, so a changed tarball is read again.  Every
+ * open checks the cached tree against the version asked for, so what is
+ * built is what was named.  A cache of the old layout (one unkeyed
+ * <cache>/linux-6.1) is moved to its keyed name at the first open.
+ *
+ * A tree the bench cannot build (no kernel Makefile, older than 5.10, no
+ * arch/x86) is refused before anything is built, with ERR_NOTFOUND (not a
+ * kernel tree) or ERR_INPUT (one it cannot handle).
+ *
+ * Only one bench may use a cache at a time: every kernel_tree_open*()
+ * waits for an exclusive lock (saying so on stderr) that kernel_tree_free()
+ * drops.  A struct kernel_tree owns its strings and repository.
+ */
+#ifndef FPUBENCH_TREE_H
+#define FPUBENCH_TREE_H
+
+#include <git2.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+/* The cache holds the bench's own state: what it creates there is private. */
+#define KERNEL_CACHE_DIR_MODE 0700
+#define KERNEL_CACHE_FILE_MODE 0600
+
+/* Who commits the pristine tree and each patch. */
+#define TREE_COMMITTER_NAME "fpubench"
+#define TREE_COMMITTER_EMAIL "fpubench@localhost"
+
+/* The oldest kernel the bench knows how to configure and boot: the 5.10 LTS series. */
+#define TREE_OLDEST_MAJOR 5
+#define TREE_OLDEST_MINOR 10
+
+struct kernel_tree {
+	char *cache;		/* the cache root, absolute */
+	char *path;		/* the work tree that builds read */
+	char *key;		/* names its builds: "debian-6.1.192", "git-…", "dir-…" */
+	char *version;		/* the Makefile's, for a tarball's tree; NULL otherwise */
+	git_repository *repo;	/* NULL for a plain directory */
+	git_oid base;		/* the tarball's pristine commit; zero otherwise */
+	int lock_fd;
+};
+
+/*
+ * Opens the tree of `tarball` in `cache`, extracting and committing it
+ * first when the cache has none, or one that is damaged (it says so on
+ * stderr, and deletes that one).  Errors: ERR_CACHE (not writable, or the
+ * cached tree is not the tarball's version), ERR_NOTFOUND (no tarball, or
+ * no kernel in it), ERR_INPUT (a kernel the bench cannot build),
+ * ERR_INTERRUPTED (a signal ended the wait for the lock).
+ */
+int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball);
+
+/*
+ * Opens any kernel git repository without touching it: the bench checks
+ * commits out in its own repository under <cache>/worktrees, which borrows
+ * the objects of `repo_dir` (git's alternates, like `git clone --shared`).
+ * A tree of the cache is the bench's already and is used in place, so its
+ * builds seed the bisection's.  Revisions are resolved in `repo_dir`
+ * itself with kernel_tree_resolve().
+ */
+int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir);
+
+/*
+ * Uses the directory as it is checked out, with no git at all (`test
+ * --tree`), once kernel_tree_version() accepts it.
+ */
+int kernel_tree_open_dir(struct kernel_tree **out, const char *cache, const char *dir);
+
+/* Resolves a revision of the repository at repo_dir (ERR_USAGE naming it). */
+int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out);
+
+void kernel_tree_free(struct kernel_tree *t);
+
+/*
+ * "6.12.118" from the text of a kernel's top Makefile (len bytes), into
+ * out.  0, or ERR_INPUT naming `name` when the VERSION, PATCHLEVEL or
+ * SUBLEVEL line is missing.  Pure, for unit tests.
+ */
+int kernel_version_parse(const char *name, const char *makefile, size_t len, char *out,
+			 size_t size);
+
+/*
+ * Whether the bench can build a tree of this version: 0, or ERR_INPUT
+ * saying it is older than 5.10.  `what` names the tree in the message.
+ */
+int kernel_version_check(const char *what, const char *version);
+
+/* A file of `commit` (NULL: of the work tree as it is), appended to sb; ERR_NOTFOUND if none. */
+int kernel_tree_read_file(const struct kernel_tree *t, const git_oid *commit, const char *path,
+			  struct strbuf *sb);
+
+/*
+ * The version of `commit` (NULL: of the work tree as it is) after checking
+ * that the bench can build it: a kernel Makefile, 5.10 or newer, arch/x86.
+ * *out is allocated.  ERR_NOTFOUND (no Makefile) or ERR_INPUT name the tree.
+ */
+int kernel_tree_version(const struct kernel_tree *t, const git_oid *commit, char **out);
+
+#endif

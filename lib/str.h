@@ -1,0 +1,27 @@
+/*
+ * str: small helpers on plain C strings that the parsers share.  Nothing
+ * here allocates except xstrndup_trimmed(), whose result the caller frees.
+ */
+#ifndef FPUBENCH_STR_H
+#define FPUBENCH_STR_H
+
+#include <stddef.h>
+
+/*
+ * Splits s in place into words separated by blanks (space, tab, CR) and
+ * stores at most max of them.  Returns how many there were, or max + 1
+ * when there were more than max.
+ */
+size_t str_split_words(char *s, char **words, size_t max);
+
+/* A copy of [p, end) without the white space (ctype_is_space) at either end. */
+char *xstrndup_trimmed(const char *p, const char *end);
+
+/*
+ * The name of names[0..n) nearest to `word` in edit distance, when it is
+ * near enough to be what was meant (at most a third of its length, and at
+ * most 3 edits); NULL otherwise.  For "did you mean" hints.
+ */
+const char *str_nearest(const char *word, const char *const *names, size_t n);
+
+#endif
