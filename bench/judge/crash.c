@@ -481,6 +481,28 @@ static bool eat_timestamp(const char **p, char ctx[CTX_MAX])
 	return true;
 }
 
+/* dmesg -x: "kern  :warn  : " (facility and level, each padded). */
+static const char *eat_dmesg_level(const char *p)
+{
+	const char *q = p;
+
+	for (int field = 0; field < 2; field++) {
+		const char *word = q;
+
+		while (*q >= 'a' && *q <= 'z')
+			q++;
+		if (q == word)
+			return p;
+		while (*q == ' ')
+			q++;
+		if (*q++ != ':')
+			return p;
+		if (field == 0 && *q == ' ')	/* the level follows the colon at once */
+			return p;
+	}
+	return *q == ' ' ? q + 1 : p;
+}
+
 /*
  * The text of a log line without its prefixes: "** N printk messages
  * dropped **", syslog's "<N>", a journal's "Mon DD HH:MM:SS host kernel: ",
@@ -500,6 +522,7 @@ static const char *strip_prefixes(const char *p, char ctx[CTX_MAX])
 	k = strstr(p, " kernel: ");
 	if (k && k - p < 64 && !memchr(p, '[', (size_t)(k - p)) && strchr(p, ':') < k)
 		p = k + strlen(" kernel: ");
+	p = eat_dmesg_level(p);
 	if (*p == '<' && ctype_is_digit(p[1])) {
 		const char *q = p + 1;
 

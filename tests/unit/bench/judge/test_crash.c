@@ -120,6 +120,9 @@ static void test_prefixes_and_contexts(void **state)
 	assert_first("Dec 05 20:00:01 host kernel: BUG: kernel NULL pointer dereference, address: 0\n"
 		     "Dec 05 20:00:01 host kernel: RIP: 0010:h+0x1/0x2\n",
 		     "BUG: unable to handle kernel NULL pointer dereference in h");
+	/* dmesg -x's facility and level. */
+	assert_first("kern  :warn  : [    1.000000] WARNING: CPU: 0 PID: 1 at a.c:1 f+0x1/0x2\n"
+		     "kern  :warn  : [    1.000000] RIP: 0010:x_level+0x1/0x2\n", "WARNING in x_level");
 	/* dmesg -T and a CI log's ISO time. */
 	assert_first("[Sat Dec  5 20:00:01 2026] kernel BUG at mm/x.c:1!\n"
 		     "2026-12-05T20:00:01.5Z [Sat Dec  5 20:00:01 2026] EIP: k+0x1/0x2\n", "kernel BUG in k");
