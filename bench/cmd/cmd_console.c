@@ -2,7 +2,7 @@
 
 #include "judge/crash.h"
 #include "lib/error.h"
-#include "lib/fileutil.h"
+#include "lib/jsonw.h"
 #include "lib/strbuf.h"
 
 #include <errno.h>
@@ -64,35 +64,26 @@ static int scan_log(const char *path, struct crash_scanner *s)
 	return 0;
 }
 
-static void json_quoted(struct strbuf *sb, const char *s)
+/* {"log": ..., "crash": the first title or null, "crashes": [every report]} */
+static struct json_object *json_log(const char *path, const struct crash_scanner *s)
 {
-	strbuf_addch(sb, '"');
-	strbuf_add_json(sb, s);
-	strbuf_addch(sb, '"');
-}
-
-/* {"log": ..., "crash": first title or null, "crashes": [every report]} */
-static void json_log(struct strbuf *sb, const char *path, const struct crash_scanner *s)
-{
+	struct json_object *log = json_object_new_object(), *crashes = json_object_new_array();
 	size_t n = crash_scanner_count(s);
 
-	strbuf_addstr(sb, "  {\"log\": ");
-	json_quoted(sb, path);
-	strbuf_addstr(sb, ", \"crash\": ");
-	if (n)
-		json_quoted(sb, crash_scanner_report(s, 0)->title);
-	else
-		strbuf_addstr(sb, "null");
-	strbuf_addstr(sb, ", \"crashes\": [");
+	json_object_object_add(log, "log", jsonw_string(path));
+	json_object_object_add(log, "crash", n ? jsonw_string(crash_scanner_report(s, 0)->title) : NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct crash *c = crash_scanner_report(s, i);
+		struct json_object *o = json_object_new_object();
 
-		strbuf_addstr(sb, i ? ",\n    {\"title\": " : "\n    {\"title\": ");
-		json_quoted(sb, c->title);
-		strbuf_addf(sb, ", \"first_line\": %ld, \"last_line\": %ld, \"corrupted\": %s}",
-			    c->first_line, c->last_line, c->corrupted ? "true" : "false");
+		json_object_object_add(o, "title", jsonw_string(c->title));
+		json_object_object_add(o, "first_line", json_object_new_int64(c->first_line));
+		json_object_object_add(o, "last_line", json_object_new_int64(c->last_line));
+		json_object_object_add(o, "corrupted", json_object_new_boolean(c->corrupted));
+		json_object_array_add(crashes, o);
 	}
-	strbuf_addstr(sb, n ? "\n  ]}" : "]}");
+	json_object_object_add(log, "crashes", crashes);
+	return log;
 }
 
 /*
@@ -102,13 +93,12 @@ static void json_log(struct strbuf *sb, const char *path, const struct crash_sca
  */
 int cmd_console(struct options *o)
 {
-	struct strbuf json = STRBUF_INIT;
+	struct json_object *json = json_object_new_array();
 	bool crashed = false, text = !o->json || strcmp(o->json, "-") != 0;
 	int err = 0;
 
 	if (!o->operands.n)
-		return error_set(ERR_USAGE, "'console' needs a LOG");
-	strbuf_addstr(&json, "[\n");
+		err = error_set(ERR_USAGE, "'console' needs a LOG");
 	for (size_t i = 0; i < o->operands.n && err == 0; i++) {
 		const char *path = o->operands.v[i];
 		struct crash_scanner *s = crash_scanner_new();
@@ -119,16 +109,13 @@ int cmd_console(struct options *o)
 			crashed |= n > 0;
 			if (text)
 				printf("%s: %s\n", path, n ? crash_scanner_report(s, 0)->title : "no crash");
-			if (i)
-				strbuf_addstr(&json, ",\n");
-			json_log(&json, path, s);
+			json_object_array_add(json, json_log(path, s));
 		}
 		crash_scanner_free(s);
 	}
-	strbuf_addstr(&json, "\n]\n");
-	if (err == 0 && o->json)
-		err = file_write_output(o->json, json.buf, json.len);
-	strbuf_release(&json);
 	fflush(stdout);
+	if (err == 0 && o->json)
+		err = jsonw_write(json, o->json);
+	json_object_put(json);
 	return err < 0 ? err : crashed ? EXIT_FAILED : EXIT_OK;
 }

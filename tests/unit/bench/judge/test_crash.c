@@ -295,7 +295,9 @@ static void test_console_command(void **state)
 	assert_int_equal(file_read(json, &out), 0);
 	assert_non_null(strstr(out.buf, "\"crash\": \"BUG: unable to handle kernel NULL pointer "
 				       "dereference in chunked\""));
-	assert_non_null(strstr(out.buf, "\"first_line\": 70002, \"last_line\": 70003, \"corrupted\": true"));
+	assert_non_null(strstr(out.buf, "\"first_line\": 70002,"));
+	assert_non_null(strstr(out.buf, "\"last_line\": 70003,"));
+	assert_non_null(strstr(out.buf, "\"corrupted\": true"));
 	argv[0] = "/nonexistent/log";
 	assert_int_equal(cmd_console(&o), ERR_NOTFOUND);
 	unlink(log);
