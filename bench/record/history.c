@@ -481,9 +481,9 @@ static const char strips_sql[] =
 	"   WHERE line = (SELECT line FROM runs WHERE id = ?1) AND id <= ?1"
 	"     AND (status IN ('complete', 'interrupted') OR id = ?1)"
 	"   ORDER BY id DESC LIMIT ?2),"
-	" c AS (SELECT c.id, c.run_id, k.variant, c.cpu, c.test, c.status FROM cells c"
+	" c AS (SELECT c.id, c.run_id, k.variant, c.cpu, c.test, c.status, c.crash FROM cells c"
 	"   JOIN kernels k ON k.id = c.kernel_id WHERE c.run_id IN w OR c.run_id = ?3)"
-	" SELECT variant, cpu, test, run_id, status, run_id IN w FROM c"
+	" SELECT variant, cpu, test, run_id, status, run_id IN w, crash FROM c"
 	" WHERE (variant, cpu, test) IN (SELECT variant, cpu, test FROM c WHERE run_id = ?1)"
 	" ORDER BY variant, cpu, test, run_id, id";
 
@@ -493,16 +493,26 @@ static bool strip_is(const struct history_strip *s, sqlite3_stmt *st)
 	       strcmp(s->test, column_str(st, 2)) == 0;
 }
 
+/* The crash title of the row, or NULL. */
+static char *column_crash(sqlite3_stmt *st)
+{
+	const char *crash = (const char *)sqlite3_column_text(st, 6);
+
+	return crash ? xstrdup(crash) : NULL;
+}
+
 /*
  * The strips of run_id over `max` runs; with `before`, also each strip's
- * status in run `previous` (VERDICT_COUNT: none), in an array the caller
- * frees.  When a run holds a cell twice (a retry), the later one counts.
+ * status in run `previous` (VERDICT_COUNT: none) and its crash title then
+ * (or NULL), in arrays the caller frees.  When a run holds a cell twice
+ * (a retry), the later one counts.
  */
 static int load_strips(struct history *h, int64_t run_id, size_t max, int64_t previous,
-		       struct history_strips **out, enum verdict **before)
+		       struct history_strips **out, enum verdict **before, char ***before_crash)
 {
 	struct history_strips *s = xcalloc(1, sizeof(*s));
 	enum verdict *b = NULL;
+	char **bc = NULL;
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
@@ -526,6 +536,8 @@ static int load_strips(struct history *h, int64_t run_id, size_t max, int64_t pr
 		if (!strip || !strip_is(strip, st)) {
 			s->strips = xrealloc(s->strips, (s->n + 1) * sizeof(*s->strips));
 			b = xrealloc(b, (s->n + 1) * sizeof(*b));
+			bc = xrealloc(bc, (s->n + 1) * sizeof(*bc));
+			bc[s->n] = NULL;
 			strip = &s->strips[s->n];
 			*strip = (struct history_strip){
 				.variant = xstrdup(column_str(st, 0)),
@@ -534,8 +546,15 @@ static int load_strips(struct history *h, int64_t run_id, size_t max, int64_t pr
 			};
 			b[s->n++] = VERDICT_COUNT;
 		}
-		if (run == previous)
+		if (run == previous) {
 			b[s->n - 1] = v;
+			free(bc[s->n - 1]);
+			bc[s->n - 1] = column_crash(st);
+		}
+		if (run == run_id) {
+			free(strip->crash);
+			strip->crash = column_crash(st);
+		}
 		if (!sqlite3_column_int(st, 5))
 			continue;
 		if (!strip->n || strip->run_ids[strip->n - 1] != run) {
@@ -553,10 +572,15 @@ static int load_strips(struct history *h, int64_t run_id, size_t max, int64_t pr
 	s = NULL;
 	if (before) {
 		*before = b;
+		*before_crash = bc;
 		b = NULL;
+		bc = NULL;
 	}
 out:
 	sqlite3_finalize(st);
+	for (size_t i = 0; bc && i < (s ? s->n : 0); i++)
+		free(bc[i]);
+	free(bc);
 	history_strips_free(s);
 	free(b);
 	return err;
@@ -573,7 +597,7 @@ int history_strips(struct history *h, int64_t run_id, size_t max, struct history
 		return err;
 	/* Run ids start at 1: previous 0 asks for no extra run. */
 	if ((err = find_previous(h, run_id, &previous)) == 0)
-		err = load_strips(h, run_id, max, 0, out, NULL);
+		err = load_strips(h, run_id, max, 0, out, NULL, NULL);
 	db_rollback(h);
 	return err;
 }
@@ -588,6 +612,7 @@ void history_strips_free(struct history_strips *s)
 		free(s->strips[i].test);
 		free(s->strips[i].statuses);
 		free(s->strips[i].run_ids);
+		free(s->strips[i].crash);
 	}
 	free(s->strips);
 	free(s);
@@ -599,7 +624,7 @@ static bool is_failure(enum verdict v)
 }
 
 static bool strip_has_change(const struct history_strip *s, enum verdict before,
-			     enum history_change change)
+			     const char *before_crash, enum history_change change)
 {
 	enum verdict now = s->statuses[s->n - 1];
 	size_t flips = 0;
@@ -613,12 +638,15 @@ static bool strip_has_change(const struct history_strip *s, enum verdict before,
 		for (size_t i = 1; i < s->n; i++)
 			flips += s->statuses[i] != s->statuses[i - 1];
 		return flips >= FLAKY_CHANGES;
+	case HISTORY_CHANGE_CRASH:
+		return before == VERDICT_CRASH && now == VERDICT_CRASH && before_crash && s->crash &&
+		       strcmp(before_crash, s->crash) != 0;
 	}
 	return false;
 }
 
 static void diff_add(struct history_diff *d, enum history_change change,
-		     const struct history_strip *s, enum verdict before)
+		     const struct history_strip *s, enum verdict before, const char *before_crash)
 {
 	struct history_change_entry *e;
 
@@ -635,6 +663,10 @@ static void diff_add(struct history_diff *d, enum history_change change,
 		.nrecent = s->n,
 	};
 	memcpy(e->recent, s->statuses, s->n * sizeof(*e->recent));
+	if (change == HISTORY_CHANGE_CRASH) {
+		e->crash_before = xstrdup(before_crash);
+		e->crash_now = xstrdup(s->crash);
+	}
 }
 
 int history_compare(struct history *h, int64_t run_id, struct history_diff **out)
@@ -642,23 +674,27 @@ int history_compare(struct history *h, int64_t run_id, struct history_diff **out
 	struct history_diff *d = xcalloc(1, sizeof(*d));
 	struct history_strips *s = NULL;
 	enum verdict *before = NULL;
+	char **before_crash = NULL;
 	int err;
 
 	*out = NULL;
 	if ((err = db_exec(h, "BEGIN", "read")) < 0)
 		goto out;
 	if ((err = find_previous(h, run_id, &d->previous_run)) < 0 ||
-	    (err = load_strips(h, run_id, FLAKY_RUNS, d->previous_run, &s, &before)) < 0)
+	    (err = load_strips(h, run_id, FLAKY_RUNS, d->previous_run, &s, &before, &before_crash)) < 0)
 		goto out;
 	/* The strips come sorted by key: one pass a kind sorts the entries. */
-	for (int change = HISTORY_CHANGE_NEW_FAILURE; change <= HISTORY_CHANGE_FLAKY; change++)
+	for (int change = HISTORY_CHANGE_NEW_FAILURE; change <= HISTORY_CHANGE_CRASH; change++)
 		for (size_t i = 0; i < s->n; i++)
-			if (strip_has_change(&s->strips[i], before[i], change))
-				diff_add(d, change, &s->strips[i], before[i]);
+			if (strip_has_change(&s->strips[i], before[i], before_crash[i], change))
+				diff_add(d, change, &s->strips[i], before[i], before_crash[i]);
 	*out = d;
 	d = NULL;
 out:
 	db_rollback(h);
+	for (size_t i = 0; before_crash && i < s->n; i++)
+		free(before_crash[i]);
+	free(before_crash);
 	history_strips_free(s);
 	free(before);
 	history_diff_free(d);
@@ -674,6 +710,8 @@ void history_diff_free(struct history_diff *d)
 		free(d->entries[i].cpu);
 		free(d->entries[i].test);
 		free(d->entries[i].recent);
+		free(d->entries[i].crash_before);
+		free(d->entries[i].crash_now);
 	}
 	free(d->entries);
 	free(d);
@@ -691,14 +729,20 @@ size_t history_diff_count(const struct history_diff *d, enum history_change chan
 void history_diff_print(FILE *f, const struct history_diff *d)
 {
 	if (d->previous_run)
-		fprintf(f, "compared with run %" PRId64 ": new failures %zu, fixed %zu, flaky %zu\n",
-			d->previous_run, history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
-			history_diff_count(d, HISTORY_CHANGE_FIXED), history_diff_count(d, HISTORY_CHANGE_FLAKY));
+		fprintf(f, "compared with run %" PRId64 ": new failures %zu, fixed %zu, flaky %zu, "
+			"crash changed %zu\n", d->previous_run, history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
+			history_diff_count(d, HISTORY_CHANGE_FIXED), history_diff_count(d, HISTORY_CHANGE_FLAKY),
+			history_diff_count(d, HISTORY_CHANGE_CRASH));
 	else
 		fprintf(f, "no previous complete run to compare with\n");
 	for (size_t i = 0; i < d->nentries; i++) {
 		const struct history_change_entry *e = &d->entries[i];
 
+		if (e->change == HISTORY_CHANGE_CRASH) {
+			fprintf(f, "crash changed: %s %s %s: %s -> %s\n", e->variant, e->cpu, e->test,
+				e->crash_before, e->crash_now);
+			continue;
+		}
 		if (e->change != HISTORY_CHANGE_FLAKY) {
 			fprintf(f, "%s: %s %s %s: %s -> %s\n",
 				e->change == HISTORY_CHANGE_NEW_FAILURE ? "new failure" : "fixed", e->variant,

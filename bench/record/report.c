@@ -471,6 +471,7 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 		[HISTORY_CHANGE_NEW_FAILURE] = { "new-failures", "New failures" },
 		[HISTORY_CHANGE_FIXED] = { "fixed", "Fixed" },
 		[HISTORY_CHANGE_FLAKY] = { "flaky", "Flaky (flipped at least twice in the last 10 runs)" },
+		[HISTORY_CHANGE_CRASH] = { "crash-changed", "Crash title changed (another bug)" },
 	};
 
 	strbuf_addstr(sb, "<h2>Compared with the previous run</h2>\n");
@@ -498,6 +499,14 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 			xml_text(sb, e->cpu);
 			strbuf_addch(sb, ' ');
 			xml_text(sb, e->test);
+			if (e->change == HISTORY_CHANGE_CRASH) {
+				strbuf_addstr(sb, "</code>: ");
+				xml_text(sb, e->crash_before);
+				strbuf_addstr(sb, " &#8594; ");
+				xml_text(sb, e->crash_now);
+				strbuf_addstr(sb, "</li>\n");
+				continue;
+			}
 			strbuf_addf(sb, "</code>: <span class=\"status-%s\">%s</span> &#8594; "
 				    "<span class=\"status-%s\">%s</span></li>\n", report_status_name(e->before),
 				    report_status_name(e->before), report_status_name(e->now), report_status_name(e->now));
