@@ -1,5 +1,7 @@
 #include "patchid.h"
 
+#include "commitdiff.h"
+
 #include "lib/ctype.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -19,15 +21,6 @@
 /* git's limits: 64 hex digits fit a SHA-256 id, abbreviations start at 7. */
 #define OID_TEXT_MAX 64
 #define MIN_ABBREV 7
-#define RENAME_LIMIT 1000	/* diff.renameLimit's default */
-#define RENAME_PERCENT 50
-
-/* diffcore-delta.c and diffcore-rename.c */
-#define SPAN_HASHBASE 107927
-#define SPAN_MAX_BYTES 64
-#define MAX_SCORE 60000
-#define MIN_SCORE (MAX_SCORE * RENAME_PERCENT / 100)
-#define FIRST_FEW_BYTES 8000
 
 /* The state of git's get_one_patchid() between lines. */
 struct patchid_state {
@@ -284,243 +277,6 @@ void patchid_from_text(git_oid *out, const char *text, size_t len)
 }
 
 /*
- * git's rename similarity (diffcore-delta.c): the blob cut into spans of
- * up to 64 bytes ending at newlines, each hashed; the score is the bytes
- * of spans the two blobs share over the larger size.
- */
-struct span_count {
-	uint32_t hash;
-	uint32_t bytes;
-};
-
-struct span_sig {
-	size_t size;
-	size_t n;
-	struct span_count *spans;	/* sorted by hash, no repeats */
-};
-
-static int compare_spans(const void *a, const void *b)
-{
-	const struct span_count *x = a, *y = b;
-
-	return x->hash < y->hash ? -1 : x->hash > y->hash;
-}
-
-static int sig_from_buffer(void **out, const git_diff_file *file, const char *buf, size_t len,
-			   void *payload)
-{
-	struct span_sig *sig = xcalloc(1, sizeof(*sig));
-	bool text = !memchr(buf, '\0', len < FIRST_FEW_BYTES ? len : FIRST_FEW_BYTES);
-	size_t alloc = 16, n = 0, count = 0;
-	uint32_t accum1 = 0, accum2 = 0;
-
-	(void)file;
-	(void)payload;
-	sig->size = len;
-	sig->spans = xmalloc(alloc * sizeof(*sig->spans));
-	for (size_t i = 0; i < len; i++) {
-		uint32_t c = (unsigned char)buf[i], old1 = accum1;
-
-		/* A CR before LF does not count in text. */
-		if (text && c == '\r' && i + 1 < len && buf[i + 1] == '\n')
-			continue;
-		accum1 = (accum1 << 7) ^ (accum2 >> 25);
-		accum2 = (accum2 << 7) ^ (old1 >> 25);
-		accum1 += c;
-		if (++count < SPAN_MAX_BYTES && c != '\n' && i + 1 < len)
-			continue;
-		if (n == alloc) {
-			alloc *= 2;
-			sig->spans = xrealloc(sig->spans, alloc * sizeof(*sig->spans));
-		}
-		sig->spans[n++] = (struct span_count){ (accum1 + accum2 * 0x61) % SPAN_HASHBASE,
-						       (uint32_t)count };
-		count = 0;
-		accum1 = accum2 = 0;
-	}
-	qsort(sig->spans, n, sizeof(*sig->spans), compare_spans);
-	for (size_t i = 0; i < n; i++) {
-		if (sig->n && sig->spans[sig->n - 1].hash == sig->spans[i].hash)
-			sig->spans[sig->n - 1].bytes += sig->spans[i].bytes;
-		else
-			sig->spans[sig->n++] = sig->spans[i];
-	}
-	*out = sig;
-	return 0;
-}
-
-/* libgit2 asks for this only for work-tree files, which a tree diff has none of. */
-static int sig_from_file(void **out, const git_diff_file *file, const char *path, void *payload)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int err = file_read(path, &sb) < 0 ? GIT_ENOTFOUND : sig_from_buffer(out, file, sb.buf,
-									 sb.len, payload);
-
-	strbuf_release(&sb);
-	return err;
-}
-
-static void sig_free(void *sig, void *payload)
-{
-	(void)payload;
-	if (sig)
-		free(((struct span_sig *)sig)->spans);
-	free(sig);
-}
-
-static int sig_similarity(int *score, void *a, void *b, void *payload)
-{
-	const struct span_sig *x = a, *y = b;
-	size_t max = x->size > y->size ? x->size : y->size;
-	size_t delta = max - (x->size < y->size ? x->size : y->size);
-	unsigned long long copied = 0;
-	size_t i = 0, j = 0;
-
-	(void)payload;
-	*score = 0;
-	/* git does not consider edits that change the size this much. */
-	if (!max || (unsigned long long)max * (MAX_SCORE - MIN_SCORE) <
-			    (unsigned long long)delta * MAX_SCORE)
-		return 0;
-	while (i < x->n && j < y->n) {
-		if (x->spans[i].hash < y->spans[j].hash) {
-			i++;
-		} else if (x->spans[i].hash > y->spans[j].hash) {
-			j++;
-		} else {
-			uint32_t bx = x->spans[i++].bytes, by = y->spans[j++].bytes;
-			copied += bx < by ? bx : by;
-		}
-	}
-	/* git prints, and compares with the threshold, the score floored to a percentage. */
-	*score = (int)(copied * MAX_SCORE / max * 100 / MAX_SCORE);
-	return 0;
-}
-
-static git_diff_similarity_metric git_similarity = {
-	sig_from_file, sig_from_buffer, sig_free, sig_similarity, NULL,
-};
-
-/*
- * Adds to paths every file that differs between trees a and b (either may
- * be NULL), descending only into subtrees whose ids differ.  libgit2 1.5's
- * tree-to-tree diff reads every tree of both sides, ~5,000 for one commit
- * of the kernel; given these paths it reads only the changed ones.
- */
-static int changed_paths(git_repository *repo, const git_tree *a, const git_tree *b,
-			 const char *prefix, struct strlist *paths);
-
-static int entry_changed(git_repository *repo, const git_tree_entry *ea, const git_tree_entry *eb,
-			 const char *prefix, struct strlist *paths)
-{
-	const git_tree_entry *e = ea ? ea : eb;
-	char *path = xasprintf("%s%s", prefix, git_tree_entry_name(e));
-	git_tree *ta = NULL, *tb = NULL;
-	int err = 0;
-
-	if (ea && eb && git_tree_entry_filemode(ea) == git_tree_entry_filemode(eb) &&
-	    git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb)))
-		goto out;
-	if (ea && git_tree_entry_type(ea) == GIT_OBJECT_TREE &&
-	    git_tree_lookup(&ta, repo, git_tree_entry_id(ea)) < 0)
-		err = -1;
-	if (!err && eb && git_tree_entry_type(eb) == GIT_OBJECT_TREE &&
-	    git_tree_lookup(&tb, repo, git_tree_entry_id(eb)) < 0)
-		err = -1;
-	if (err) {
-		err = error_set(ERR_GENERIC, "cannot read tree '%s': %s", path, gitutil_error());
-		goto out;
-	}
-	/* A side that is a file there (not a tree) is a changed path of its own. */
-	if ((ea && !ta) || (eb && !tb))
-		strlist_push(paths, xstrdup(path));	/* each path is met once */
-	if (ta || tb) {
-		char *dir = xasprintf("%s/", path);
-		err = changed_paths(repo, ta, tb, dir, paths);
-		free(dir);
-	}
-out:
-	git_tree_free(ta);
-	git_tree_free(tb);
-	free(path);
-	return err;
-}
-
-static int changed_paths(git_repository *repo, const git_tree *a, const git_tree *b,
-			 const char *prefix, struct strlist *paths)
-{
-	size_t na = a ? git_tree_entrycount(a) : 0, nb = b ? git_tree_entrycount(b) : 0;
-	int err = 0;
-
-	for (size_t i = 0; i < na && !err; i++) {
-		const git_tree_entry *ea = git_tree_entry_byindex(a, i);
-		err = entry_changed(repo, ea, b ? git_tree_entry_byname(b, git_tree_entry_name(ea)) : NULL,
-				    prefix, paths);
-	}
-	for (size_t i = 0; i < nb && !err; i++) {
-		const git_tree_entry *eb = git_tree_entry_byindex(b, i);
-		if (!a || !git_tree_entry_byname(a, git_tree_entry_name(eb)))
-			err = entry_changed(repo, NULL, eb, prefix, paths);
-	}
-	return err;
-}
-
-int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *commit)
-{
-	struct strlist paths = STRLIST_INIT;
-	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
-	git_diff_find_options find = GIT_DIFF_FIND_OPTIONS_INIT;
-	git_commit *parent = NULL;
-	git_tree *tree = NULL, *parent_tree = NULL;
-	git_diff *diff = NULL;
-	int err = 0;
-
-	*out = NULL;
-	opts.flags |= GIT_DIFF_INDENT_HEURISTIC;
-	find.flags = GIT_DIFF_FIND_RENAMES;
-	find.rename_threshold = RENAME_PERCENT;
-	find.rename_limit = RENAME_LIMIT;
-	find.metric = &git_similarity;
-	if (git_commit_tree(&tree, commit) < 0 ||
-	    (git_commit_parentcount(commit) && (git_commit_parent(&parent, commit, 0) < 0 ||
-						git_commit_tree(&parent_tree, parent) < 0))) {
-		err = error_set(ERR_GENERIC, "cannot read commit %s: %s",
-				git_oid_tostr_s(git_commit_id(commit)), gitutil_error());
-		goto out;
-	}
-	/* A root commit adds every file: the whole walk is the diff. */
-	if (parent_tree) {
-		if ((err = changed_paths(repo, parent_tree, tree, "", &paths)) < 0)
-			goto out;
-		if (!paths.n) {
-			/* No path at all would mean every path; an empty commit's diff is empty. */
-			if (git_diff_from_buffer(&diff, "", 0) < 0)
-				err = error_set(ERR_GENERIC, "cannot make an empty diff: %s", gitutil_error());
-			else
-				*out = diff;
-			goto out;
-		}
-		opts.pathspec.strings = paths.v;
-		opts.pathspec.count = paths.n;
-		opts.flags |= GIT_DIFF_DISABLE_PATHSPEC_MATCH;
-	}
-	if (git_diff_tree_to_tree(&diff, repo, parent_tree, tree, &opts) < 0 ||
-	    git_diff_find_similar(diff, &find) < 0) {
-		err = error_set(ERR_GENERIC, "cannot diff commit %s: %s",
-				git_oid_tostr_s(git_commit_id(commit)), gitutil_error());
-		git_diff_free(diff);
-		goto out;
-	}
-	*out = diff;
-out:
-	strlist_release(&paths);
-	git_tree_free(parent_tree);
-	git_tree_free(tree);
-	git_commit_free(parent);
-	return err;
-}
-
-/*
  * git abbreviates the blob ids of an index line to a length that grows
  * with the packed object count (7 below 2^14 objects, 12 for a kernel),
  * then as far as needed to be unique; the patch-id of a binary file
@@ -644,20 +400,116 @@ static int feed_diff_line(const git_diff_delta *delta, const git_diff_hunk *hunk
 			text++;
 		feed_lines(&f->st, text, (size_t)(end - text));
 		break;
+	case GIT_DIFF_LINE_BINARY:
+		/* A binary file renamed or re-moded unchanged: git shows no "Binary files" line. */
+		if (git_oid_equal(&delta->old_file.id, &delta->new_file.id))
+			break;
+		feed_lines(&f->st, text, line->content_len);
+		break;
 	default:
 		feed_lines(&f->st, text, line->content_len);
 	}
 	return f->err;
 }
 
+/* git's quote_c_style() with core.quotePath on: "a/x" stays, "a/\303\244" is quoted. */
+static void add_git_path(struct strbuf *sb, const char *prefix, const char *path)
+{
+	static const char letters[] = "\\a\\b\\t\\n\\v\\f\\r";
+	bool quote = false;
+
+	for (const char *p = path; *p && !quote; p++)
+		quote = (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f || *p == '"' ||
+			*p == '\\';
+	if (!quote) {
+		strbuf_addf(sb, "%s%s", prefix, path);
+		return;
+	}
+	strbuf_addf(sb, "\"%s", prefix);
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		const char *letter = c >= 7 && c <= 13 ? letters + 2 * (c - 7) : NULL;
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (letter)
+			strbuf_add(sb, letter, 2);
+		else if (c < 0x20 || c >= 0x7f)
+			strbuf_addf(sb, "\\%03o", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * libgit2 1.5 finds no renames of symbolic links; git finds the exact
+ * ones (same target), preferring a source with the same base name.  Each
+ * pair is fed as git prints it and both of its deltas marked done.
+ */
+static void feed_symlink_renames(struct diff_feed *f, git_diff *diff, bool *done)
+{
+	size_t n = git_diff_num_deltas(diff);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *dst = git_diff_get_delta(diff, i);
+		size_t best = SIZE_MAX;
+		bool best_same = false;
+
+		if (dst->status != GIT_DELTA_ADDED || dst->new_file.mode != GIT_FILEMODE_LINK)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const git_diff_delta *src = git_diff_get_delta(diff, j);
+			if (done[j] || src->status != GIT_DELTA_DELETED ||
+			    src->old_file.mode != GIT_FILEMODE_LINK ||
+			    !git_oid_equal(&src->old_file.id, &dst->new_file.id))
+				continue;
+			bool same = strcmp(base_name(src->old_file.path),
+					   base_name(dst->new_file.path)) == 0;
+			if (best == SIZE_MAX || (same && !best_same)) {
+				best = j;
+				best_same = same;
+			}
+		}
+		if (best == SIZE_MAX)
+			continue;
+		const char *from = git_diff_get_delta(diff, best)->old_file.path;
+		const char *to = dst->new_file.path;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "diff --git ");
+		add_git_path(&sb, "a/", from);
+		strbuf_addch(&sb, ' ');
+		add_git_path(&sb, "b/", to);
+		strbuf_addstr(&sb, "\nsimilarity index 100%\nrename from ");
+		add_git_path(&sb, "", from);
+		strbuf_addstr(&sb, "\nrename to ");
+		add_git_path(&sb, "", to);
+		strbuf_addch(&sb, '\n');
+		feed_lines(&f->st, sb.buf, sb.len);
+		done[i] = done[best] = true;
+	}
+	strbuf_release(&sb);
+}
+
 int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff)
 {
 	struct diff_feed f = { .repo = repo, .line = STRBUF_INIT };
 	size_t n = git_diff_num_deltas(diff);
+	bool *done = xcalloc(n ? n : 1, sizeof(*done));
 
 	state_init(&f.st);
+	feed_symlink_renames(&f, diff, done);
 	for (size_t i = 0; i < n && !f.err; i++) {
 		git_patch *patch = NULL;
+		if (done[i])
+			continue;
 		if (git_patch_from_diff(&patch, diff, i) < 0) {
 			f.err = error_set(ERR_GENERIC, "cannot make a patch: %s", gitutil_error());
 			break;
@@ -675,6 +527,7 @@ int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff)
 	git_odb_free(f.odb);
 	strbuf_release(&f.line);
 	state_release(&f.st);
+	free(done);
 	return f.err;
 }
 
@@ -684,11 +537,47 @@ int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *co
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (git_commit_parentcount(commit) > 1)
+	if (commitdiff_parents(repo, commit) > 1)
 		return 0;
 	if ((err = patchid_diff_commit(&diff, repo, commit)) < 0)
 		return err;
 	err = patchid_from_diff(out, repo, diff);
 	git_diff_free(diff);
+	return err;
+}
+
+/* git's defaults come first: what patchid_from_commit() gives. */
+static const struct {
+	const char *name;
+	uint32_t flags;
+} variants[PATCHID_NVARIANTS] = {
+	{ "myers", GIT_DIFF_INDENT_HEURISTIC },
+	{ "myers --no-indent-heuristic", 0 },
+	{ "patience", GIT_DIFF_PATIENCE | GIT_DIFF_INDENT_HEURISTIC },
+	{ "patience --no-indent-heuristic", GIT_DIFF_PATIENCE },
+	{ "minimal", GIT_DIFF_MINIMAL | GIT_DIFF_INDENT_HEURISTIC },
+	{ "minimal --no-indent-heuristic", GIT_DIFF_MINIMAL },
+};
+
+const char *patchid_variant_name(size_t i)
+{
+	return i < PATCHID_NVARIANTS ? variants[i].name : "?";
+}
+
+int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
+		     const git_commit *commit)
+{
+	int err = 0;
+
+	memset(out, 0, PATCHID_NVARIANTS * sizeof(*out));
+	if (commitdiff_parents(repo, commit) > 1)
+		return 0;
+	for (size_t i = 0; i < PATCHID_NVARIANTS && !err; i++) {
+		git_diff *diff;
+		if ((err = commitdiff_make(&diff, repo, commit, variants[i].flags)) < 0)
+			break;
+		err = patchid_from_diff(&out[i], repo, diff);
+		git_diff_free(diff);
+	}
 	return err;
 }

@@ -68,6 +68,7 @@ struct options {
 	double timeout_s;
 	bool list;
 	bool all;
+	bool any_crash;		/* bisect: a crash with another title is bad, not skipped */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;
@@ -75,6 +76,10 @@ struct options {
 	struct optlist archives;
 	struct optlist uris;
 	struct optlist operands;
+	/* From the config (cmd_prepare()): */
+	const char *report_from;	/* [report] from, the sender of regression.eml */
+	int bisect;			/* [run] bisect: CONF_UNSET, CONF_YES or CONF_NO */
+	double bisect_budget_s;		/* [run] bisect-budget; 0: the default */
 	/* Filled by cmd_prepare() (cmd.h), which owns them: */
 	struct conf_host *hosts;	/* from --uri */
 	size_t nhosts;

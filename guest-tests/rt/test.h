@@ -30,6 +30,10 @@ struct gt_test {
 	const char *guards;		/* a static string, e.g. "f994d99cf140 (...)" */
 };
 
+#ifdef GT_LIST_TESTS
+/* The Makefile's tests.list: each test's name and guards, from the preprocessor. */
+#define GT_TEST(name_, timeout_s_, run_, guards_) gt_list_entry name_ guards_
+#else
 #define GT_TEST(name_, timeout_s_, run_, guards_)                                   \
 	static const struct gt_test gt_test_##run_                                  \
 		__attribute__((used, section("gt_tests"),                          \
@@ -39,6 +43,7 @@ struct gt_test {
 		.run = (run_),                                                      \
 		.guards = (guards_),                                                \
 	}
+#endif
 
 /* For tests' tables of cases. */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
