@@ -157,3 +157,9 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(BENCH_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+# The mutation harness (tests/mutants/README.md): the pristine kernel must
+# pass, then every mutant must be killed or explained.
+.PHONY: mutants
+mutants: all
+	scripts/mutants.sh $(BUILD)/fpubench

@@ -89,29 +89,6 @@ static const struct addr_case addr_cases[] = {
 	{ "fist", "fist_fip", X87_CW_DEFAULT & ~X87_CW_IM, addr_fist_then_fwait },
 };
 
-/*
- * The kernel saves and reloads the state before it builds the frame
- * (fnsave and frstor on FSAVE CPUs), so the CPU must keep FIP through
- * that.  QEMU's TCG (7.2) does not.  Returns FIP as the second of two
- * fnsave/frstor pairs after an fadd shows it, and the fadd's address.
- */
-static uint32_t addr_fip_after_save_restore(uint32_t *fadd)
-{
-	struct x87_fsave image;
-
-	__asm__ volatile("movl $1f, %0\n\t"
-			 "fninit\n\t"
-			 "fld1\n"
-			 "1:\tfadd %%st(0), %%st\n\t"
-			 "fnsave %1\n\t"
-			 "frstor %1\n\t"
-			 "fnsave %1\n\t"
-			 "frstor %1\n\t"
-			 "fninit"
-			 : "=&r"(*fadd), "+m"(image) : : "memory", "st");
-	return image.env.ip;
-}
-
 /* The frame's FIP; skipped where the CPU itself loses it (above). */
 static void addr_check_fip(struct ktap *subtests, const struct addr_case *c,
 			   const struct addr_seen *a, bool cpu_keeps_fip)
@@ -174,7 +151,7 @@ static void addr_run_case(struct ktap *subtests, const struct addr_case *c, bool
 
 static void addr_run(struct ktap *subtests)
 {
-	uint32_t fadd, fip = addr_fip_after_save_restore(&fadd);
+	uint32_t fadd, fip = x87_fip_after_save_restore(&fadd);
 	long err;
 
 	ktap_plan(subtests, 2 * (int)ARRAY_SIZE(addr_cases));
@@ -189,4 +166,6 @@ static void addr_run(struct ktap *subtests)
 		addr_run_case(subtests, &addr_cases[i], fip == fadd);
 }
 
-GT_TEST("fpu_addr", 10, addr_run);
+GT_TEST("fpu_addr", 10, addr_run,
+	"math_error() in arch/x86/kernel/traps.c: si_addr and the frame's eip and FIP "
+	"name the waiting x87 instruction");

@@ -43,4 +43,6 @@ static void fresh_run(struct ktap *subtests)
 	}
 }
 
-GT_TEST("fpu_fresh", 10, fresh_run);
+GT_TEST("fpu_fresh", 10, fresh_run,
+	"fpu_flush_thread() in arch/x86/kernel/fpu/core.c: a new image starts with "
+	"init_fpstate");

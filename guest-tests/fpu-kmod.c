@@ -79,4 +79,6 @@ static void kmod_run(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "exception_delivered");
 }
 
-GT_TEST("fpu_kmod", 10, kmod_run);
+GT_TEST("fpu_kmod", 10, kmod_run,
+	"kernel_fpu_begin_mask(), kernel_fpu_end(), irq_fpu_usable() in "
+	"arch/x86/kernel/fpu/core.c");

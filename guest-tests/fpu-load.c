@@ -20,14 +20,22 @@
  * LOAD_ITERATIONS keeps it near a second of guest time under TCG.
  *
  *   parent  every iteration of the parent found its state and its SIGFPE;
- *   child   the same for the child, whose counts come through a pipe.
+ *   child   the same for the child, whose counts come through a pipe;
+ *   steps   first, without exceptions: while a child loads its own values
+ *           and yields in a loop, the parent sleeps, yields, loads another
+ *           state and sleeps, and so on, and compares its whole state after
+ *           each step (the switch to the idle task keeps the registers
+ *           loaded, fpregs_state_valid(), and the switch to the child does
+ *           not).
  */
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
 #include "rt/sigfpe.h"
 #include "rt/sys.h"
+#include "rt/task.h"
 #include "rt/test.h"
+#include "rt/time.h"
 #include "rt/x87.h"
 
 #include <stdbool.h>
@@ -144,6 +152,96 @@ static void load_report(struct ktap *subtests, const struct load_side *side,
 	ktap_check_end(subtests, &check, side->name);
 }
 
+/* The states of `steps`: the two sides' without their pending exceptions. */
+static const struct fpstate_spec load_step_specs[] = {
+	{ .cw = X87_CW_DEFAULT, .sw_flags = X87_SW_ZE, .count = ARRAY_SIZE(parent_values),
+	  .values = parent_values },
+	{ .cw = 0x0b7f, .sw_flags = X87_SW_IE, .count = ARRAY_SIZE(child_values),
+	  .values = child_values },
+};
+
+/* The noise child's: neither of those, nothing pending. */
+static const long double load_noise_values[] = { -0.5L };
+static const struct fpstate_spec load_noise_spec = {
+	.cw = 0x0e7f, .sw_flags = X87_SW_PE, .count = 1, .values = load_noise_values,
+};
+
+static long load_step_sleep(void)
+{
+	return time_sleep_ms(1);
+}
+
+static long load_step_yield(void)
+{
+	for (int i = 0; i < 5; i++)
+		task_yield();
+	return 0;
+}
+
+struct load_step {
+	const char *name;
+	int load;	/* the index in load_step_specs to load first, or -1 */
+	long (*act)(void);
+};
+
+static const struct load_step load_steps[] = {
+	{ "sleep", 0, load_step_sleep },
+	{ "yield", -1, load_step_yield },
+	{ "load_sleep", 1, load_step_sleep },
+	{ "yield_again", -1, load_step_yield },
+	{ "load_yield", 0, load_step_yield },
+	{ "sleep_again", -1, load_step_sleep },
+};
+
+/* The other FPU user: its own values, again and again, until killed (the bound: never). */
+static int load_noise(int write_fd, void *arg)
+{
+	(void)write_fd;
+	(void)arg;
+	for (long i = 0; i < 100000000; i++) {
+		fpstate_load(&load_noise_spec);
+		task_yield();
+	}
+	return 0;
+}
+
+static void load_run_steps(struct ktap *subtests)
+{
+	struct ktap_check check;
+	struct proc_child noise;
+	struct x87_fsave want, got;
+	long err = proc_start(&noise, load_noise, NULL), result = 0;
+	unsigned int i;
+	int loaded = 0;
+
+	ktap_check_begin(&check);
+	for (i = 0; err == 0 && i < ARRAY_SIZE(load_steps); i++) {
+		if (load_steps[i].load >= 0) {
+			loaded = load_steps[i].load;
+			fpstate_load(&load_step_specs[loaded]);
+		}
+		result = load_steps[i].act();
+		x87_snapshot(&got);
+		fpstate_build(&want, &load_step_specs[loaded]);
+		if (result < 0 || !fpstate_equal(&want, &got))
+			break;
+	}
+	x87_init();
+	if (err == 0) {
+		sys_kill((int)noise.pid, SIGKILL);
+		sys_close(noise.read_fd);
+		proc_wait(noise.pid);
+	}
+	ktap_check_expect(&check, err == 0, "expected fork to succeed, got %ld", err);
+	if (err == 0 && i < ARRAY_SIZE(load_steps)) {
+		ktap_check_expect(&check, result == 0, "expected step %s to succeed, got %ld",
+				  load_steps[i].name, result);
+		fpstate_check(&check, "after the step", &want, &got);
+		ktap_check_note(&check, "the step was %u, %s", i + 1, load_steps[i].name);
+	}
+	ktap_check_end(subtests, &check, "steps");
+}
+
 static void load_run(struct ktap *subtests)
 {
 	struct load_pipes p;
@@ -151,7 +249,8 @@ static void load_run(struct ktap *subtests)
 	struct load_result parent_result = { .first_wrong = -1 }, child_result;
 	long err, got = 0;
 
-	ktap_plan(subtests, 2);
+	ktap_plan(subtests, 3);
+	load_run_steps(subtests);
 	err = sigfpe_install(NULL);
 	if (err == 0)
 		err = sys_pipe(p.to_child);
@@ -172,4 +271,6 @@ static void load_run(struct ktap *subtests)
 	load_report(subtests, &load_sides[1], &child_result, got);
 }
 
-GT_TEST("fpu_load", 20, load_run);
+GT_TEST("fpu_load", 20, load_run,
+	"switch_fpu_prepare(), switch_fpu_finish() and the lazy restore of "
+	"arch/x86/kernel/fpu/context.h");

@@ -161,4 +161,5 @@ static void seed_run(struct ktap *subtests)
 		seed_run_case(subtests, &seed_cases[i]);
 }
 
-GT_TEST("fpu_seed", 10, seed_run);
+GT_TEST("fpu_seed", 10, seed_run,
+	"f994d99cf140 (\"x86-32, fpu: Fix FPU exception handling on non-SSE systems\")");

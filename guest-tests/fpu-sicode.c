@@ -6,7 +6,9 @@
  * math_error() (arch/x86/kernel/traps.c) uses for #MF: the unmasked
  * exceptions in FSW, in priority order, give FPE_FLTINV (invalid operation,
  * stack faults included), FPE_FLTDIV (zero-divide), FPE_FLTOVF (overflow),
- * FPE_FLTUND (underflow) and FPE_FLTRES (precision).  The FSW and FCW it
+ * FPE_FLTUND (denormal operand and underflow) and FPE_FLTRES (precision).
+ * math_error() also fills the frame's sigcontext: trapno 16 (#MF), err 0,
+ * and eip, the waiting instruction, which is also si_addr.  The FSW and FCW it
  * reads come from the task's saved state, which on FSAVE CPUs fnsave
  * wrote (f994d99cf140 ("x86-32, fpu: Fix FPU exception handling on non-SSE
  * systems")).
@@ -14,8 +16,8 @@
  * Each case runs twice: with only its exception unmasked ("_alone"), and
  * with all six unmasked (FCW 0x0340, "_all") while only it is triggered.
  * It expects the exception's flag in FSW before the fwait, exactly one
- * SIGFPE at the fwait with the expected si_code, and the flag in the
- * frame.  QEMU's TCG does not model every exception of the real x87
+ * SIGFPE at the fwait with the expected si_code, trapno 16, err 0, eip at
+ * the fwait and equal to si_addr, and the flag in the frame.  QEMU's TCG does not model every exception of the real x87
  * (stack faults among them): a case whose flag the CPU did not raise is
  * skipped with that reason, since then there is nothing for the kernel
  * to deliver.
@@ -31,6 +33,7 @@
 static const int32_t twenty_thousand = 20000;
 static const int32_t minus_twenty_thousand = -20000;
 static const int32_t three = 3;
+static const uint32_t smallest_float_denormal = 1;	/* 2^-149 as a float */
 
 /* 0.0 / 0.0 */
 static void sicode_invalid(void)
@@ -57,6 +60,12 @@ static void sicode_zero_divide(void)
 	x87_divide_one_by_zero();
 }
 
+/* fld of a single-precision denormal: a denormal operand */
+static void sicode_denormal(void)
+{
+	__asm__ volatile("flds %0" : : "m"(smallest_float_denormal) : "memory", "st");
+}
+
 /* 1.0 * 2^20000: exact, and beyond the 80-bit range */
 static void sicode_overflow(void)
 {
@@ -77,6 +86,17 @@ static void sicode_precision(void)
 	__asm__ volatile("fld1\n\tfildl %0\n\tfdivrp" : : "m"(three) : "memory", "st", "st(1)");
 }
 
+/* The linker's bounds of the program's text. */
+extern const uint8_t __executable_start[], etext[];
+
+/* The code byte at `addr`, or -1 outside the text: a wrong eip must not crash the test. */
+static int sicode_byte_at(uint32_t addr)
+{
+	if (addr < (uint32_t)__executable_start || addr >= (uint32_t)etext)
+		return -1;
+	return *(const uint8_t *)addr;
+}
+
 struct sicode_case {
 	const char *name;
 	void (*trigger)(void);
@@ -92,6 +112,7 @@ static const struct sicode_case sicode_cases[] = {
 	  "FPE_FLTINV" },
 	{ "stack_overflow", sicode_stack_overflow, X87_CW_IM, X87_SW_IE | X87_SW_SF, FPE_FLTINV,
 	  "FPE_FLTINV" },
+	{ "denormal", sicode_denormal, X87_CW_DM, X87_SW_DE, FPE_FLTUND, "FPE_FLTUND" },
 	{ "zero_divide", sicode_zero_divide, X87_CW_ZM, X87_SW_ZE, FPE_FLTDIV, "FPE_FLTDIV" },
 	{ "overflow", sicode_overflow, X87_CW_OM, X87_SW_OE, FPE_FLTOVF, "FPE_FLTOVF" },
 	{ "underflow", sicode_underflow, X87_CW_UM, X87_SW_UE, FPE_FLTUND, "FPE_FLTUND" },
@@ -139,6 +160,17 @@ static void sicode_run_case(struct ktap *subtests, const struct sicode_case *c, 
 				  sigfpe_seen.si_code);
 		ktap_check_expect(&check, !sigfpe_seen.frame_missing,
 				  "expected an FPU image in the signal frame, got none");
+		ktap_check_expect(&check, sigfpe_seen.trapno == X87_TRAP_MF,
+				  "expected sigcontext trapno %d (#MF), got %u", X87_TRAP_MF,
+				  sigfpe_seen.trapno);
+		ktap_check_expect(&check, sigfpe_seen.err == 0,
+				  "expected sigcontext err 0, got 0x%x", sigfpe_seen.err);
+		ktap_check_expect(&check, sicode_byte_at(sigfpe_seen.eip) == X87_OPCODE_FWAIT,
+				  "expected sigcontext eip at the fwait (byte 0x%02x), got byte %d at 0x%08x",
+				  X87_OPCODE_FWAIT, sicode_byte_at(sigfpe_seen.eip), sigfpe_seen.eip);
+		ktap_check_expect(&check, sigfpe_seen.fault_addr == sigfpe_seen.eip,
+				  "expected si_addr 0x%08x (eip), got 0x%08x", sigfpe_seen.eip,
+				  sigfpe_seen.fault_addr);
 	}
 	if (sigfpe_seen.count && !sigfpe_seen.frame_missing)
 		ktap_check_expect(&check, (sigfpe_seen.frame.env.sw & expected_sw) == expected_sw,
@@ -168,4 +200,6 @@ static void sicode_run(struct ktap *subtests)
 			sicode_run_case(subtests, &sicode_cases[i], all);
 }
 
-GT_TEST("fpu_sicode", 10, sicode_run);
+GT_TEST("fpu_sicode", 10, sicode_run,
+	"fpu__exception_code() in arch/x86/kernel/fpu/core.c and math_error(): the "
+	"si_code of each x87 exception");

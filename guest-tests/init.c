@@ -148,6 +148,7 @@ static __attribute__((noreturn)) void test_run_child(struct ktap *top, const str
 	sys_prctl(PR_SET_NAME, (unsigned long)t->name);
 	ktap_init(&subtests, top->depth + 1);
 	ktap_header(&subtests);
+	ktap_diag(&subtests, "guards: %s", t->guards);
 	t->run(&subtests);
 	ran = subtests.next - 1;
 	if (subtests.skip && ran == 0)

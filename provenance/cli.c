@@ -180,7 +180,13 @@ static void json_match(struct strbuf *out, const struct match_result *r,
 		json_key(out, "method");
 		json_string(out, match_method_name(r->postings[i].method));
 		json_key(out, "confidence");
-		strbuf_addf(out, "%.2f}", r->postings[i].confidence);
+		strbuf_addf(out, "%.2f", r->postings[i].confidence);
+		/* Which diff gave the patch-id, when it was not git's default. */
+		if (r->postings[i].variant) {
+			json_key(out, "diff");
+			json_string(out, r->postings[i].variant);
+		}
+		strbuf_addch(out, '}');
 		free(lore);
 	}
 	strbuf_addch(out, ']');
@@ -298,8 +304,11 @@ static void print_match(const struct match_result *r, const struct archive *a)
 	}
 	for (size_t i = 0; i < r->npostings; i++) {
 		const struct mail *m = a->mails[r->postings[i].mail];
-		printf("  %-14s %s %.2f <%s> %s\n", i ? "" : "Postings:",
-		       match_method_name(r->postings[i].method), r->postings[i].confidence,
+		printf("  %-14s %s%s%s%s %.2f <%s> %s\n", i ? "" : "Postings:",
+		       match_method_name(r->postings[i].method),
+		       r->postings[i].variant ? " (" : "",
+		       r->postings[i].variant ? r->postings[i].variant : "",
+		       r->postings[i].variant ? ")" : "", r->postings[i].confidence,
 		       m->message_id ? m->message_id : "?", m->subject);
 	}
 	for (size_t i = 0; i < r->nversions; i++) {
@@ -541,7 +550,7 @@ static int run(struct session *s)
 				 s->o->repo ? s->o->repo : ".", gitutil_error());
 	if ((err = resolve_revs(s->repo, s->o->revs, s->o->nrevs, &s->ids, &s->nids)) < 0 ||
 	    (err = facts_read_many(&s->facts, s->repo, s->ids, s->nids,
-				   s->idx ? FACTS_CHANGES : 0)) < 0)
+				   s->idx ? FACTS_CHANGES | FACTS_PATCH_VARIANTS : 0)) < 0)
 		return err;
 	strbuf_addch(&s->json, '[');
 	for (size_t i = 0; i < s->nids; i++) {

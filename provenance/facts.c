@@ -65,6 +65,9 @@ int facts_read(struct commit_facts **out, git_repository *repo, const git_oid *i
 		err = read_changes(f, repo, commit);
 	else
 		err = patchid_from_commit(&f->patch_id, repo, commit);
+	/* Only where a Link cannot say which posting it was: 5 more diffs of the commit. */
+	if (!err && (flags & FACTS_PATCH_VARIANTS) && !f->trailers->message_ids.n)
+		err = patchid_variants(f->variant_ids, repo, commit);
 out:
 	git_commit_free(commit);
 	if (err)
@@ -193,8 +196,11 @@ int provenance_story_read(struct provenance_story *out, git_repository *repo,
 	if (err < 0)
 		return err;
 	out->summary = xstrdup(f->summary);
-	for (size_t i = 0; i < f->trailers->message_ids.n && !out->lore_url; i++)
+	for (size_t i = 0; i < f->trailers->message_ids.n && !out->lore_url; i++) {
 		out->lore_url = link_lore_url(f->trailers->message_ids.v[i]);
+		if (out->lore_url)
+			out->message_id = xstrdup(f->trailers->message_ids.v[i]);
+	}
 	if (!git_oid_is_zero(&f->patch_id))
 		git_oid_tostr(out->patch_id, sizeof(out->patch_id), &f->patch_id);
 	facts_free(f);
@@ -205,5 +211,6 @@ void provenance_story_release(struct provenance_story *story)
 {
 	free(story->summary);
 	free(story->lore_url);
+	free(story->message_id);
 	*story = (struct provenance_story){ 0 };
 }

@@ -16,6 +16,7 @@
 #define FPUBENCH_FACTS_H
 
 #include "changes.h"
+#include "patchid.h"
 #include "trailers.h"
 
 #include <git2.h>
@@ -23,6 +24,8 @@
 
 enum facts_flags {
 	FACTS_CHANGES = 1 << 0,
+	/* For a commit with no Link:/Message-ID:, its patch-ids under other diff algorithms. */
+	FACTS_PATCH_VARIANTS = 1 << 1,
 };
 
 struct commit_facts {
@@ -34,6 +37,7 @@ struct commit_facts {
 	unsigned parents;
 	struct trailers *trailers;
 	git_oid patch_id;
+	git_oid variant_ids[PATCHID_NVARIANTS];	/* all zero unless FACTS_PATCH_VARIANTS */
 	struct changes *changes;	/* NULL unless FACTS_CHANGES; empty for a merge */
 };
 

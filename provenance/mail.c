@@ -324,15 +324,15 @@ static char *decode_words(const char *s)
 	return strbuf_detach(&out);
 }
 
-/* "Name <a@b>", "\"Last, First\" <a@b>", "a@b (Name)" or "a@b". */
-static void parse_from(struct mail *m, const char *value)
+/* "Name <a@b>", "\"Last, First\" <a@b>", "a@b (Name)" or "a@b": its name and address. */
+static void parse_address(const char *value, char **name_out, char **email_out)
 {
 	const char *lt = strchr(value, '<');
 	const char *gt = lt ? strchr(lt, '>') : NULL;
 	struct strbuf name = STRBUF_INIT;
 
 	if (lt && gt) {
-		m->from_email = xstrndup_trimmed(lt + 1, gt);
+		*email_out = xstrndup_trimmed(lt + 1, gt);
 		for (const char *p = value; p < lt; p++) {
 			if (*p == '"')
 				continue;
@@ -343,14 +343,78 @@ static void parse_from(struct mail *m, const char *value)
 	} else {
 		const char *open = strchr(value, '(');
 		const char *close = open ? strchr(open, ')') : NULL;
-		m->from_email = xstrndup_trimmed(value, open && close ? open : value + strlen(value));
+		*email_out = xstrndup_trimmed(value, open && close ? open : value + strlen(value));
 		if (open && close)
 			strbuf_add(&name, open + 1, (size_t)(close - open - 1));
 	}
 	char *decoded = decode_words(name.buf);
-	m->from_name = xstrndup_trimmed(decoded, decoded + strlen(decoded));
+	*name_out = xstrndup_trimmed(decoded, decoded + strlen(decoded));
 	free(decoded);
 	strbuf_release(&name);
+}
+
+static void parse_from(struct mail *m, const char *value)
+{
+	parse_address(value, &m->from_name, &m->from_email);
+}
+
+/* Whether an entry of the list ("Name <a@b>" or "a@b") is address email, case aside. */
+static bool address_is(const char *entry, const char *email)
+{
+	const char *lt = strrchr(entry, '<');
+	size_t n = strlen(email);
+
+	if (!lt)
+		return strcasecmp(entry, email) == 0;
+	return strncasecmp(lt + 1, email, n) == 0 && strcmp(lt + 1 + n, ">") == 0;
+}
+
+/*
+ * The addresses of a To or Cc value, split at the commas outside quotes,
+ * angle brackets and comments, each as "Name <a@b>" (or "a@b"), once.
+ */
+static void parse_address_list(struct strlist *out, const char *value)
+{
+	const char *start = value;
+	bool quoted = false;
+	int angle = 0, paren = 0;
+
+	for (const char *p = value;; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '"')
+			quoted = !quoted;
+		else if (!quoted && *p == '<')
+			angle++;
+		else if (!quoted && *p == '>' && angle)
+			angle--;
+		else if (!quoted && *p == '(')
+			paren++;
+		else if (!quoted && *p == ')' && paren)
+			paren--;
+		if (*p && (*p != ',' || quoted || angle || paren))
+			continue;
+		char *one = xstrndup(start, (size_t)(p - start)), *name, *email;
+		parse_address(one, &name, &email);
+		if (strchr(email, '@')) {
+			char *entry = *name ? xasprintf("%s <%s>", name, email) : xstrdup(email);
+			bool seen = false;
+			for (size_t i = 0; i < out->n && !seen; i++)
+				seen = address_is(out->v[i], email);
+			if (!seen)
+				strlist_push(out, entry);
+			else
+				free(entry);
+		}
+		free(one);
+		free(name);
+		free(email);
+		if (!*p)
+			break;
+		start = p + 1;
+	}
 }
 
 /* Every <id> of a References or In-Reply-To value, in order. */
@@ -528,6 +592,10 @@ static void read_fields(struct mail *m, const struct headers *h)
 	}
 	if ((v = header_get(h, "References")))
 		parse_ids(&m->references, v);
+	if ((v = header_get(h, "To")))
+		parse_address_list(&m->recipients, v);
+	if ((v = header_get(h, "Cc")))
+		parse_address_list(&m->recipients, v);
 	if ((v = header_get(h, "From")))
 		parse_from(m, v);
 	else
@@ -573,6 +641,7 @@ void mail_free(struct mail *m)
 	free(m->message_id);
 	free(m->in_reply_to);
 	strlist_release(&m->references);
+	strlist_release(&m->recipients);
 	free(m->from_name);
 	free(m->from_email);
 	free(m->date);

@@ -28,6 +28,7 @@ struct mail {
 	char *message_id;	/* without angle brackets; NULL when none */
 	char *in_reply_to;	/* the first id of In-Reply-To; NULL when none */
 	struct strlist references;	/* in order, without brackets */
+	struct strlist recipients;	/* To, then Cc: "Name <a@b>" or "a@b", each address once */
 	char *from_name;	/* "" when none */
 	char *from_email;	/* "" when none */
 	char *date;		/* as written; "" when none */

@@ -17,6 +17,7 @@
 #define CONFIDENCE_MESSAGE_ID 1.0
 #define CONFIDENCE_COVER_LETTER 0.9
 #define CONFIDENCE_PATCH_ID 0.95
+#define CONFIDENCE_PATCH_ID_VARIANT 0.9
 #define CONFIDENCE_SUBJECT 0.6		/* plus CONFIDENCE_SUBJECT_DIFF x similarity */
 #define CONFIDENCE_SUBJECT_DIFF 0.3
 #define CONFIDENCE_FUZZY 0.8		/* times the similarity */
@@ -27,6 +28,7 @@ static const char *const method_names[] = {
 	[MATCH_MESSAGE_ID] = "message-id",
 	[MATCH_COVER_LETTER] = "cover-letter",
 	[MATCH_PATCH_ID] = "patch-id",
+	[MATCH_PATCH_ID_VARIANT] = "patch-id-other-diff",
 	[MATCH_SUBJECT] = "subject",
 	[MATCH_FUZZY] = "fuzzy",
 };
@@ -304,14 +306,16 @@ const git_oid *match_mail_patch_id(const struct match_index *idx, size_t mail)
 	return &idx->mails[mail].patch_id;
 }
 
-static void add_posting(struct match_result *r, size_t mail, enum match_method method,
+/* Whether the mail was added: a posting found twice keeps its first method. */
+static bool add_posting(struct match_result *r, size_t mail, enum match_method method,
 			double confidence)
 {
 	for (size_t i = 0; i < r->npostings; i++)
 		if (r->postings[i].mail == mail)
-			return;
+			return false;
 	r->postings = xrealloc(r->postings, (r->npostings + 1) * sizeof(*r->postings));
-	r->postings[r->npostings++] = (struct match_posting){ mail, method, confidence };
+	r->postings[r->npostings++] = (struct match_posting){ mail, method, confidence, NULL };
+	return true;
 }
 
 static double similarity(const struct match_index *idx, size_t mail, const struct changes *c)
@@ -373,6 +377,17 @@ static void find_by_patch_id(struct match_result *r, const struct match_index *i
 	e = map_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->patch_id));
 	for (size_t i = 0; e && i < e->n; i++)
 		add_posting(r, e->mails[i], MATCH_PATCH_ID, CONFIDENCE_PATCH_ID);
+	/* variant_ids[0] is the patch-id itself. */
+	for (size_t v = 1; !r->npostings && v < PATCHID_NVARIANTS; v++) {
+		if (git_oid_is_zero(&commit->variant_ids[v]) ||
+		    git_oid_equal(&commit->variant_ids[v], &commit->patch_id))
+			continue;
+		e = map_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->variant_ids[v]));
+		for (size_t i = 0; e && i < e->n; i++)
+			if (add_posting(r, e->mails[i], MATCH_PATCH_ID_VARIANT,
+					CONFIDENCE_PATCH_ID_VARIANT))
+				r->postings[r->npostings - 1].variant = patchid_variant_name(v);
+	}
 }
 
 static void find_by_subject(struct match_result *r, const struct match_index *idx,

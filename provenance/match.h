@@ -13,7 +13,9 @@
  *   1. message-id: the ids of the commit's Link: and Message-ID:
  *      trailers (confidence 1.0); a cover letter found this way leads
  *      to the patch of its series that is most like the commit (0.9);
- *   2. patch-id: a posting whose diff has the commit's patch-id (0.95);
+ *   2. patch-id: a posting whose diff has the commit's patch-id (0.95),
+ *      else the commit's patch-id under another diff algorithm or without
+ *      the indent heuristic (facts' variant_ids) (0.9, the variant named);
  *   3. subject: the normalised subject and the author's email; among
  *      several versions, the one whose diff is most like the commit's
  *      (0.6 + 0.3 x similarity);
@@ -51,6 +53,7 @@ enum match_method {
 	MATCH_MESSAGE_ID,
 	MATCH_COVER_LETTER,
 	MATCH_PATCH_ID,
+	MATCH_PATCH_ID_VARIANT,	/* under another diff algorithm: see match_posting.variant */
 	MATCH_SUBJECT,
 	MATCH_FUZZY,
 };
@@ -59,6 +62,7 @@ struct match_posting {
 	size_t mail;		/* index into the mails given to match_index_new() */
 	enum match_method method;
 	double confidence;
+	const char *variant;	/* MATCH_PATCH_ID_VARIANT: patchid_variant_name(); else NULL */
 };
 
 struct match_version {

@@ -465,7 +465,41 @@ static int changed_paths(git_repository *repo, const git_tree *a, const git_tree
 	return err;
 }
 
+static int diff_commit(git_diff **out, git_repository *repo, const git_commit *commit,
+		       uint32_t flags);
+
+/*
+ * The parents git sees: none for a commit a shallow clone cut its history
+ * at (listed in the repository's "shallow" file), which git diffs as a
+ * root; libgit2 1.5 knows nothing of shallow clones.
+ */
+static unsigned parents_seen(git_repository *repo, const git_commit *commit)
+{
+	char *path = xasprintf("%sshallow", git_repository_commondir(repo));
+	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf list = STRBUF_INIT;
+	unsigned n = git_commit_parentcount(commit);
+
+	if (n && file_exists(path) && file_read(path, &list) == 0) {
+		git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
+		for (const char *p = list.buf; (p = strstr(p, hex)); p += GIT_OID_HEXSZ)
+			if ((p == list.buf || p[-1] == '\n') &&
+			    (p[GIT_OID_HEXSZ] == '\n' || !p[GIT_OID_HEXSZ]))
+				n = 0;
+	}
+	error_clear();
+	strbuf_release(&list);
+	free(path);
+	return n;
+}
+
 int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *commit)
+{
+	return diff_commit(out, repo, commit, GIT_DIFF_INDENT_HEURISTIC);
+}
+
+static int diff_commit(git_diff **out, git_repository *repo, const git_commit *commit,
+		       uint32_t flags)
 {
 	struct strlist paths = STRLIST_INIT;
 	git_diff_options opts = GIT_DIFF_OPTIONS_INIT;
@@ -476,13 +510,13 @@ int patchid_diff_commit(git_diff **out, git_repository *repo, const git_commit *
 	int err = 0;
 
 	*out = NULL;
-	opts.flags |= GIT_DIFF_INDENT_HEURISTIC;
+	opts.flags |= flags;
 	find.flags = GIT_DIFF_FIND_RENAMES;
 	find.rename_threshold = RENAME_PERCENT;
 	find.rename_limit = RENAME_LIMIT;
 	find.metric = &git_similarity;
 	if (git_commit_tree(&tree, commit) < 0 ||
-	    (git_commit_parentcount(commit) && (git_commit_parent(&parent, commit, 0) < 0 ||
+	    (parents_seen(repo, commit) && (git_commit_parent(&parent, commit, 0) < 0 ||
 						git_commit_tree(&parent_tree, parent) < 0))) {
 		err = error_set(ERR_GENERIC, "cannot read commit %s: %s",
 				git_oid_tostr_s(git_commit_id(commit)), gitutil_error());
@@ -644,20 +678,116 @@ static int feed_diff_line(const git_diff_delta *delta, const git_diff_hunk *hunk
 			text++;
 		feed_lines(&f->st, text, (size_t)(end - text));
 		break;
+	case GIT_DIFF_LINE_BINARY:
+		/* A binary file renamed or re-moded unchanged: git shows no "Binary files" line. */
+		if (git_oid_equal(&delta->old_file.id, &delta->new_file.id))
+			break;
+		feed_lines(&f->st, text, line->content_len);
+		break;
 	default:
 		feed_lines(&f->st, text, line->content_len);
 	}
 	return f->err;
 }
 
+/* git's quote_c_style() with core.quotePath on: "a/x" stays, "a/\303\244" is quoted. */
+static void add_git_path(struct strbuf *sb, const char *prefix, const char *path)
+{
+	static const char letters[] = "\\a\\b\\t\\n\\v\\f\\r";
+	bool quote = false;
+
+	for (const char *p = path; *p && !quote; p++)
+		quote = (unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f || *p == '"' ||
+			*p == '\\';
+	if (!quote) {
+		strbuf_addf(sb, "%s%s", prefix, path);
+		return;
+	}
+	strbuf_addf(sb, "\"%s", prefix);
+	for (const char *p = path; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		const char *letter = c >= 7 && c <= 13 ? letters + 2 * (c - 7) : NULL;
+		if (c == '"' || c == '\\')
+			strbuf_addf(sb, "\\%c", c);
+		else if (letter)
+			strbuf_add(sb, letter, 2);
+		else if (c < 0x20 || c >= 0x7f)
+			strbuf_addf(sb, "\\%03o", c);
+		else
+			strbuf_addch(sb, (char)c);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/*
+ * libgit2 1.5 finds no renames of symbolic links; git finds the exact
+ * ones (same target), preferring a source with the same base name.  Each
+ * pair is fed as git prints it and both of its deltas marked done.
+ */
+static void feed_symlink_renames(struct diff_feed *f, git_diff *diff, bool *done)
+{
+	size_t n = git_diff_num_deltas(diff);
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t i = 0; i < n; i++) {
+		const git_diff_delta *dst = git_diff_get_delta(diff, i);
+		size_t best = SIZE_MAX;
+		bool best_same = false;
+
+		if (dst->status != GIT_DELTA_ADDED || dst->new_file.mode != GIT_FILEMODE_LINK)
+			continue;
+		for (size_t j = 0; j < n; j++) {
+			const git_diff_delta *src = git_diff_get_delta(diff, j);
+			if (done[j] || src->status != GIT_DELTA_DELETED ||
+			    src->old_file.mode != GIT_FILEMODE_LINK ||
+			    !git_oid_equal(&src->old_file.id, &dst->new_file.id))
+				continue;
+			bool same = strcmp(base_name(src->old_file.path),
+					   base_name(dst->new_file.path)) == 0;
+			if (best == SIZE_MAX || (same && !best_same)) {
+				best = j;
+				best_same = same;
+			}
+		}
+		if (best == SIZE_MAX)
+			continue;
+		const char *from = git_diff_get_delta(diff, best)->old_file.path;
+		const char *to = dst->new_file.path;
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, "diff --git ");
+		add_git_path(&sb, "a/", from);
+		strbuf_addch(&sb, ' ');
+		add_git_path(&sb, "b/", to);
+		strbuf_addstr(&sb, "\nsimilarity index 100%\nrename from ");
+		add_git_path(&sb, "", from);
+		strbuf_addstr(&sb, "\nrename to ");
+		add_git_path(&sb, "", to);
+		strbuf_addch(&sb, '\n');
+		feed_lines(&f->st, sb.buf, sb.len);
+		done[i] = done[best] = true;
+	}
+	strbuf_release(&sb);
+}
+
 int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff)
 {
 	struct diff_feed f = { .repo = repo, .line = STRBUF_INIT };
 	size_t n = git_diff_num_deltas(diff);
+	bool *done = xcalloc(n ? n : 1, sizeof(*done));
 
 	state_init(&f.st);
+	feed_symlink_renames(&f, diff, done);
 	for (size_t i = 0; i < n && !f.err; i++) {
 		git_patch *patch = NULL;
+		if (done[i])
+			continue;
 		if (git_patch_from_diff(&patch, diff, i) < 0) {
 			f.err = error_set(ERR_GENERIC, "cannot make a patch: %s", gitutil_error());
 			break;
@@ -675,6 +805,7 @@ int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff)
 	git_odb_free(f.odb);
 	strbuf_release(&f.line);
 	state_release(&f.st);
+	free(done);
 	return f.err;
 }
 
@@ -684,11 +815,47 @@ int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *co
 	int err;
 
 	memset(out, 0, sizeof(*out));
-	if (git_commit_parentcount(commit) > 1)
+	if (parents_seen(repo, commit) > 1)
 		return 0;
 	if ((err = patchid_diff_commit(&diff, repo, commit)) < 0)
 		return err;
 	err = patchid_from_diff(out, repo, diff);
 	git_diff_free(diff);
+	return err;
+}
+
+/* git's defaults come first: what patchid_from_commit() gives. */
+static const struct {
+	const char *name;
+	uint32_t flags;
+} variants[PATCHID_NVARIANTS] = {
+	{ "myers", GIT_DIFF_INDENT_HEURISTIC },
+	{ "myers --no-indent-heuristic", 0 },
+	{ "patience", GIT_DIFF_PATIENCE | GIT_DIFF_INDENT_HEURISTIC },
+	{ "patience --no-indent-heuristic", GIT_DIFF_PATIENCE },
+	{ "minimal", GIT_DIFF_MINIMAL | GIT_DIFF_INDENT_HEURISTIC },
+	{ "minimal --no-indent-heuristic", GIT_DIFF_MINIMAL },
+};
+
+const char *patchid_variant_name(size_t i)
+{
+	return i < PATCHID_NVARIANTS ? variants[i].name : "?";
+}
+
+int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
+		     const git_commit *commit)
+{
+	int err = 0;
+
+	memset(out, 0, PATCHID_NVARIANTS * sizeof(*out));
+	if (parents_seen(repo, commit) > 1)
+		return 0;
+	for (size_t i = 0; i < PATCHID_NVARIANTS && !err; i++) {
+		git_diff *diff;
+		if ((err = diff_commit(&diff, repo, commit, variants[i].flags)) < 0)
+			break;
+		err = patchid_from_diff(&out[i], repo, diff);
+		git_diff_free(diff);
+	}
 	return err;
 }

@@ -39,4 +39,19 @@ int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff);
 /* Both of the above; a merge gets the zero id. */
 int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *commit);
 
+/*
+ * The patch-id under each diff algorithm libgit2 has, with and without
+ * the indent heuristic, since the poster's git may have diffed otherwise:
+ * out[0] is git's default (myers, indent heuristic), as
+ * patchid_from_commit() gives.  git's histogram is not among them:
+ * libgit2 1.5 does not offer it.  A merge gets zero ids.
+ */
+#define PATCHID_NVARIANTS 6
+
+int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
+		     const git_commit *commit);
+
+/* "patience --no-indent-heuristic", ... for out[i] above. */
+const char *patchid_variant_name(size_t i);
+
 #endif

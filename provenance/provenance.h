@@ -19,6 +19,7 @@
 #define FPUBENCH_PROVENANCE_H
 
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 #include <git2.h>
 #include <stdbool.h>
@@ -56,6 +57,7 @@ int provenance_commit_json(git_repository *repo, const git_oid *commit, struct s
 struct provenance_story {
 	char *summary;		/* the commit's subject line */
 	char *lore_url;		/* of its first Link/Message-ID, or NULL */
+	char *message_id;	/* that message-id, or NULL */
 	char patch_id[GIT_OID_HEXSZ + 1];	/* "" for a merge or an empty commit */
 };
 
@@ -64,5 +66,34 @@ int provenance_story_read(struct provenance_story *out, git_repository *repo,
 			  const git_oid *commit);
 
 void provenance_story_release(struct provenance_story *story);
+
+/*
+ * Whom a regression report on a commit goes to, and which posting it
+ * replies to.  The posting is the one the commit's Link:/Message-ID:
+ * trailers name, else the one the archives match (patch-id, then
+ * normalised subject and author, as match.h says); among several
+ * versions of the series, the newest whose patch-id equals the commit's,
+ * failing that the newest.  A Link whose posting the archives lack is
+ * still replied to, with the commit's summary as subject and no
+ * recipients of its own.  Every string is owned by the struct;
+ * provenance_reply_release() frees them and leaves it zeroed.
+ */
+struct provenance_reply {
+	char *summary;			/* the commit's subject line */
+	char *author;			/* "Name <email>" */
+	struct strlist people;		/* its Signed-off-by, Co-developed-by, Reviewed-by,
+					   Acked-by, Tested-by and Reported-by values, in order */
+	char *message_id;		/* the posting to reply to; NULL: none found */
+	char *subject;			/* the posting's subject */
+	struct strlist references;	/* the posting's References, oldest first */
+	struct strlist recipients;	/* the posting's To and Cc */
+	char *found_by;			/* how it was found, a phrase for the mail; NULL with none */
+};
+
+/* 0, or the error of reading the commit or an archive (ERR_NOTFOUND, ERR_INPUT). */
+int provenance_reply_find(struct provenance_reply *out, git_repository *repo,
+			  const git_oid *commit, const char *const *archives, size_t narchives);
+
+void provenance_reply_release(struct provenance_reply *r);
 
 #endif

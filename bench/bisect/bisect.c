@@ -312,14 +312,38 @@ out:
 	return 0;
 }
 
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void bisect_step_copy(struct bisect_step *to, const struct bisect_step *from)
+{
+	*to = *from;
+	to->subject = dup_or_null(from->subject);
+	to->note = dup_or_null(from->note);
+	to->test = dup_or_null(from->test);
+	to->crash = dup_or_null(from->crash);
+	to->console = dup_or_null(from->console);
+	to->setups = dup_or_null(from->setups);
+}
+
+void bisect_step_release(struct bisect_step *st)
+{
+	free(st->subject);
+	free(st->note);
+	free(st->test);
+	free(st->crash);
+	free(st->console);
+	free(st->setups);
+}
+
 void bisect_free(struct bisect *b)
 {
 	if (!b)
 		return;
-	for (size_t i = 0; i < b->nsteps; i++) {
-		free(b->steps[i].subject);
-		free(b->steps[i].note);
-	}
+	for (size_t i = 0; i < b->nsteps; i++)
+		bisect_step_release(&b->steps[i]);
 	free(b->steps);
 	free(b->goods);
 	free(b->skipped);
@@ -370,6 +394,19 @@ void bisect_format_log(struct strbuf *sb, const struct bisect *b,
 			git_oid_tostr(hex, sizeof(hex), &b->range[i]);
 			strbuf_addf(sb, "# possible first bad commit: [%s] %s\n", hex, subject);
 			free(subject);
+		}
+	}
+}
+
+void bisect_fail_rate(const struct bisect *b, const struct bisect_step *bad_end, int *failed,
+		      int *total)
+{
+	*failed = bad_end->failed_runs;
+	*total = bad_end->runs;
+	for (size_t i = 0; i < b->nsteps; i++) {
+		if (b->steps[i].verdict == BISECT_BAD) {
+			*failed += b->steps[i].failed_runs;
+			*total += b->steps[i].runs;
 		}
 	}
 }

@@ -32,7 +32,16 @@ struct bisect_step {
 	char *note;		/* why it was skipped, or the failing cells; may be NULL */
 	double build_s;
 	double test_s;
+	/* What a report of the failure quotes; NULL when the step did not fail. */
+	char *test;		/* the first failing cell's test */
+	char *crash;		/* its crash title, or NULL when it failed without one */
+	char *console;		/* its console log, relative to the run directory */
+	char *setups;		/* the CPU setups whose cells failed, ", " between */
 };
+
+/* A deep copy, and the release of what a step owns (its strings). */
+void bisect_step_copy(struct bisect_step *to, const struct bisect_step *from);
+void bisect_step_release(struct bisect_step *st);
 
 /*
  * Tests one commit: fills verdict, runs, failed_runs, note and the times.
@@ -103,5 +112,9 @@ void bisect_format_log(struct strbuf *sb, const struct bisect *b,
  * such a bug would have shown at least once, 1 - (1 - failed/total)^runs.
  */
 double bisect_confidence(int runs, int failed, int total);
+
+/* The boots that failed, of all made, on bad_end and the bad steps: the bug's rate. */
+void bisect_fail_rate(const struct bisect *b, const struct bisect_step *bad_end, int *failed,
+		      int *total);
 
 #endif

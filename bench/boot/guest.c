@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/str.h"
+#include "lib/xmlw.h"
 #include "stage.h"
 #include "lib/strbuf.h"
 
@@ -546,46 +547,51 @@ int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size
 
 int guest_domain_xml(const struct guest_spec *spec, char **out)
 {
-	struct strbuf x = STRBUF_INIT;
 	const struct cpu_setup *cpu = spec->cpu;
+	struct xmlw x;
+	char memory[16];
 
-	strbuf_addstr(&x, "<domain type='qemu'>\n  <name>");
-	strbuf_add_xml(&x, spec->name);
-	strbuf_addf(&x, "</name>\n  <memory unit='MiB'>%u</memory>\n  <vcpu>1</vcpu>\n",
-		    spec->memory_mib);
-	strbuf_addstr(&x, "  <os>\n    <type arch='i686' machine='pc'>hvm</type>\n    <kernel>");
-	strbuf_add_xml(&x, spec->kernel);
-	strbuf_addstr(&x, "</kernel>\n    <initrd>");
-	strbuf_add_xml(&x, spec->initrd);
-	strbuf_addstr(&x, "</initrd>\n    <cmdline>");
-	strbuf_add_xml(&x, spec->cmdline);
-	strbuf_addstr(&x, "</cmdline>\n  </os>\n  <features>\n    <acpi/>\n  </features>\n");
-	strbuf_addstr(&x, "  <cpu mode='custom' match='exact'>\n    <model fallback='forbid'>");
-	strbuf_add_xml(&x, cpu->model);
-	strbuf_addstr(&x, "</model>\n");
-	for (size_t i = 0; i < cpu->nfeatures; i++) {
-		strbuf_addf(&x, "    <feature policy='%s' name='",
-			    cpu->features[i].enable ? "require" : "disable");
-		strbuf_add_xml(&x, cpu->features[i].name);
-		strbuf_addstr(&x, "'/>\n");
-	}
-	strbuf_addstr(&x, "  </cpu>\n  <clock offset='utc'/>\n"
-			  "  <on_poweroff>destroy</on_poweroff>\n"
-			  "  <on_reboot>destroy</on_reboot>\n"
-			  "  <on_crash>destroy</on_crash>\n"
-			  /* The console only: no <interface>, <disk> or <filesystem> (guest.h). */
-			  "  <devices>\n"
-			  "    <controller type='usb' model='none'/>\n"
-			  "    <serial type='file'>\n      <source path='");
-	strbuf_add_xml(&x, spec->console);
-	strbuf_addstr(&x, "'/>\n      <target port='0'/>\n    </serial>\n"
-			  "    <console type='file'>\n      <source path='");
-	strbuf_add_xml(&x, spec->console);
-	strbuf_addstr(&x, "'/>\n      <target type='serial' port='0'/>\n    </console>\n"
-			  "    <memballoon model='none'/>\n"
-			  "  </devices>\n</domain>\n");
-	*out = strbuf_detach(&x);
-	return 0;
+	snprintf(memory, sizeof(memory), "%u", spec->memory_mib);
+	xmlw_begin(&x);
+	xmlw_open(&x, "domain", "type", "qemu", NULL);
+	xmlw_element(&x, "name", spec->name, NULL);
+	xmlw_element(&x, "memory", memory, "unit", "MiB", NULL);
+	xmlw_element(&x, "vcpu", "1", NULL);
+	xmlw_open(&x, "os", NULL);
+	xmlw_element(&x, "type", "hvm", "arch", "i686", "machine", "pc", NULL);
+	xmlw_element(&x, "kernel", spec->kernel, NULL);
+	xmlw_element(&x, "initrd", spec->initrd, NULL);
+	xmlw_element(&x, "cmdline", spec->cmdline, NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "features", NULL);
+	xmlw_element(&x, "acpi", NULL, NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "cpu", "mode", "custom", "match", "exact", NULL);
+	xmlw_element(&x, "model", cpu->model, "fallback", "forbid", NULL);
+	for (size_t i = 0; i < cpu->nfeatures; i++)
+		xmlw_element(&x, "feature", NULL, "policy",
+			     cpu->features[i].enable ? "require" : "disable", "name",
+			     cpu->features[i].name, NULL);
+	xmlw_close(&x);
+	xmlw_element(&x, "clock", NULL, "offset", "utc", NULL);
+	xmlw_element(&x, "on_poweroff", "destroy", NULL);
+	xmlw_element(&x, "on_reboot", "destroy", NULL);
+	xmlw_element(&x, "on_crash", "destroy", NULL);
+	/* The console only: no <interface>, <disk> or <filesystem> (guest.h). */
+	xmlw_open(&x, "devices", NULL);
+	xmlw_element(&x, "controller", NULL, "type", "usb", "model", "none", NULL);
+	xmlw_open(&x, "serial", "type", "file", NULL);
+	xmlw_element(&x, "source", NULL, "path", spec->console, NULL);
+	xmlw_element(&x, "target", NULL, "port", "0", NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "console", "type", "file", NULL);
+	xmlw_element(&x, "source", NULL, "path", spec->console, NULL);
+	xmlw_element(&x, "target", NULL, "type", "serial", "port", "0", NULL);
+	xmlw_close(&x);
+	xmlw_element(&x, "memballoon", NULL, "model", "none", NULL);
+	xmlw_close(&x);
+	xmlw_close(&x);
+	return xmlw_finish(&x, "the domain", out);
 }
 
 static void waiter_remove(struct guest_conn *gc, struct waiter *w)

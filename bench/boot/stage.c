@@ -2,6 +2,7 @@
 
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xmlw.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #define POOL_NAME "fpubench"
@@ -32,7 +35,7 @@ static const char *virt_message(void)
 int stage_open(struct stage **out, virConnectPtr conn, const char *dir)
 {
 	struct stage *s = xcalloc(1, sizeof(*s));
-	struct strbuf xml = STRBUF_INIT;
+	char *xml = NULL;
 	int err = 0;
 
 	s->conn = conn;
@@ -42,16 +45,24 @@ int stage_open(struct stage **out, virConnectPtr conn, const char *dir)
 	if (s->pool && virStoragePoolIsActive(s->pool) == 0 && virStoragePoolCreate(s->pool, 0) < 0)
 		err = error_set(ERR_LIBVIRT, "cannot start storage pool '" POOL_NAME "': %s",
 				virt_message());
-	if (!s->pool) {
-		strbuf_addstr(&xml, "<pool type='dir'><name>" POOL_NAME "</name><target><path>");
-		strbuf_add_xml(&xml, dir);
-		strbuf_addstr(&xml, "</path></target></pool>");
-		s->pool = virStoragePoolCreateXML(conn, xml.buf, VIR_STORAGE_POOL_CREATE_WITH_BUILD);
-		if (!s->pool)
-			err = error_set(ERR_LIBVIRT, "cannot create storage pool '" POOL_NAME
-					"' at '%s': %s", dir, virt_message());
+	if (!s->pool && !err) {
+		struct xmlw x;
+
+		xmlw_begin(&x);
+		xmlw_open(&x, "pool", "type", "dir", NULL);
+		xmlw_element(&x, "name", POOL_NAME, NULL);
+		xmlw_open(&x, "target", NULL);
+		xmlw_element(&x, "path", dir, NULL);
+		xmlw_close(&x);
+		xmlw_close(&x);
+		if ((err = xmlw_finish(&x, "the storage pool", &xml)) == 0) {
+			s->pool = virStoragePoolCreateXML(conn, xml, VIR_STORAGE_POOL_CREATE_WITH_BUILD);
+			if (!s->pool)
+				err = error_set(ERR_LIBVIRT, "cannot create storage pool '" POOL_NAME
+						"' at '%s': %s", dir, virt_message());
+		}
 	}
-	strbuf_release(&xml);
+	free(xml);
 	if (err) {
 		stage_free(s);
 		return err;
@@ -75,16 +86,28 @@ static int recv_bytes(virStreamPtr st, const char *data, size_t n, void *opaque)
 /* Uploads the file into a new volume `name`; under s->lock. */
 static int upload(struct stage *s, const char *local, const char *name, off_t size)
 {
-	struct strbuf xml = STRBUF_INIT;
 	virStorageVolPtr vol = NULL;
 	virStreamPtr st = NULL;
-	int fd = open(local, O_RDONLY | O_CLOEXEC), err = 0;
+	char capacity[24], *xml = NULL;
+	struct xmlw x;
+	int fd = open(local, O_RDONLY | O_CLOEXEC), err;
 
 	if (fd < 0)
 		return error_set_errno(ERR_GENERIC, "cannot read '%s'", local);
-	strbuf_addf(&xml, "<volume><name>%s</name><capacity unit='bytes'>%lld</capacity>"
-		    "<target><format type='raw'/></target></volume>", name, (long long)size);
-	if (!(vol = virStorageVolCreateXML(s->pool, xml.buf, 0)) ||
+	snprintf(capacity, sizeof(capacity), "%lld", (long long)size);
+	xmlw_begin(&x);
+	xmlw_open(&x, "volume", NULL);
+	xmlw_element(&x, "name", name, NULL);
+	xmlw_element(&x, "capacity", capacity, "unit", "bytes", NULL);
+	xmlw_open(&x, "target", NULL);
+	xmlw_element(&x, "format", NULL, "type", "raw", NULL);
+	xmlw_close(&x);
+	xmlw_close(&x);
+	if ((err = xmlw_finish(&x, "a storage volume", &xml)) < 0) {
+		close(fd);
+		return err;
+	}
+	if (!(vol = virStorageVolCreateXML(s->pool, xml, 0)) ||
 	    !(st = virStreamNew(s->conn, 0)) ||
 	    virStorageVolUpload(vol, st, 0, (unsigned long long)size, 0) < 0 ||
 	    virStreamSendAll(st, send_bytes, &fd) < 0 || virStreamFinish(st) < 0) {
@@ -99,7 +122,7 @@ static int upload(struct stage *s, const char *local, const char *name, off_t si
 		virStreamFree(st);
 	if (vol)
 		virStorageVolFree(vol);
-	strbuf_release(&xml);
+	free(xml);
 	close(fd);
 	return err;
 }

@@ -602,6 +602,14 @@ out:
 	return err;
 }
 
+void kernel_tree_unlock(struct kernel_tree *t)
+{
+	if (t && t->lock_fd >= 0) {
+		close(t->lock_fd);	/* which drops the flock */
+		t->lock_fd = -1;
+	}
+}
+
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
 {
 	struct kernel_tree *t;

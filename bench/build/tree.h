@@ -62,6 +62,12 @@ struct kernel_tree {
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball);
 
 /*
+ * Lets another bench have the cache before this one ends (a child
+ * `fpubench bisect`, say); the tree must not be built or read after.
+ */
+void kernel_tree_unlock(struct kernel_tree *t);
+
+/*
  * Opens any kernel git repository without touching it: the bench checks
  * commits out in its own repository under <cache>/worktrees, which borrows
  * the objects of `repo_dir` (git's alternates, like `git clone --shared`).

@@ -1,10 +1,12 @@
 #include "cmd.h"
+#include "nightly_bisect.h"
 
 #include "build/series.h"
 #include "lib/date.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
+#include "nightly_bisect.h"
 #include "record/results.h"
 #include "run/record.h"
 
@@ -47,6 +49,11 @@ static void options_from_conf(struct options *o, const struct conf *c)
 		optlist_push(&o->cpus, c->setups[i]);
 	for (size_t i = 0; !o->tests.n && i < c->ntests; i++)
 		optlist_push(&o->tests, c->tests[i]);
+	for (size_t i = 0; !o->archives.n && i < c->narchives; i++)
+		optlist_push(&o->archives, c->archives[i]);
+	o->report_from = c->report_from;
+	o->bisect = c->bisect;
+	o->bisect_budget_s = c->bisect_budget_s;
 }
 
 int cmd_prepare(struct options *o, const struct conf *c)
@@ -118,16 +125,18 @@ static int check_tests(const struct options *o)
 					o->tests.v[i]);
 
 	if (!err && o->tests.n && file_exists(list_path) && (err = file_read(list_path, &list)) == 0) {
+		/* Each line is NAME, a tab and what it guards (guest-tests/Makefile). */
+		char *text = xasprintf("\n%s", list.buf);
+
 		for (size_t i = 0; i < o->tests.n && !err; i++) {
-			char *line = xasprintf("\n%s\n", o->tests.v[i]);
-			char *text = xasprintf("\n%s", list.buf);
+			char *line = xasprintf("\n%s\t", o->tests.v[i]);
 
 			if (!strstr(text, line))
-				err = error_set(ERR_USAGE, "unknown test '%s' (see '%s')", o->tests.v[i],
-						list_path);
+				err = error_set(ERR_USAGE, "unknown test '%s' (see 'fpubench test --list')",
+						o->tests.v[i]);
 			free(line);
-			free(text);
 		}
+		free(text);
 	}
 	strbuf_release(&list);
 	free(list_path);
@@ -370,6 +379,15 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	}
 	if ((err = session_mark_latest(s)) < 0)
 		goto out;
+	if (tree && tree->source == CONF_TREE_GIT && new_failures && o->bisect != CONF_NO) {
+		struct nightly_bisect nb = {
+			.s = s, .rec = rec, .run = &run, .m = m, .repo = tree->repo,
+			.conf_path = o->conf_path ? o->conf_path : CMD_DEFAULT_CONF,
+			.budget_s = o->bisect_budget_s > 0 ? o->bisect_budget_s : NIGHTLY_BISECT_BUDGET_S,
+		};
+		if ((err = nightly_bisect(&nb)) < 0)
+			goto out;
+	}
 	printf("results: %s\n", s->run_dir);
 	err = exit_status_for(o, m);
 	if (err == EXIT_OK && new_failures) {

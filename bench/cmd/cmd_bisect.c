@@ -1,6 +1,7 @@
 #include "cmd.h"
 
 #include "bisect/bisect.h"
+#include "bisect_mail.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -41,6 +42,9 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	session_clear_kernels(s);
 	err = session_add_kernel(s, "bisect", commit, c->fragment);
 	step->build_s = clock_seconds() - start;
+	/* A build that SIGINT or SIGTERM ended says nothing of the commit. */
+	if (err < 0 && cmd_stop_signal)
+		return ERR_INTERRUPTED;
 	if (err == ERR_BUILD || err == ERR_CONFIG) {
 		step->verdict = BISECT_SKIP;
 		step->note = xasprintf("does not build: %s", error_last());
@@ -72,6 +76,8 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 					strbuf_addf(&note, "%s%s %s %s", note.len ? "; " : "",
 						    cell->cpu->spec, cell->test, verdict_name(cell->status));
 				failed = true;
+				bisect_mail_note_failure(step, cell->test, cell->crash, cell->console,
+							 cell->cpu->spec);
 			}
 		}
 		step->runs++;
@@ -153,14 +159,9 @@ static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
 			       const struct bisect_step *good_end, const struct bisect_step *bad_end,
 			       const struct verification *v, const char *culprit_provenance)
 {
-	int failed = bad_end->failed_runs, total = bad_end->runs;
+	int failed, total;
 
-	for (size_t i = 0; i < b->nsteps; i++) {
-		if (b->steps[i].verdict == BISECT_BAD) {
-			failed += b->steps[i].failed_runs;
-			total += b->steps[i].runs;
-		}
-	}
+	bisect_fail_rate(b, bad_end, &failed, &total);
 	strbuf_addstr(sb, "{\n  \"good\": ");
 	json_step(sb, "", good_end, bisect_confidence(good_end->runs, failed, total));
 	strbuf_addstr(sb, ",\n  \"bad\": ");
@@ -187,19 +188,6 @@ static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
 	strbuf_addstr(sb, "\n  }\n}\n");
 }
 
-static void step_copy(struct bisect_step *to, const struct bisect_step *from)
-{
-	*to = *from;
-	to->subject = from->subject ? xstrdup(from->subject) : NULL;
-	to->note = from->note ? xstrdup(from->note) : NULL;
-}
-
-static void step_release(struct bisect_step *st)
-{
-	free(st->subject);
-	free(st->note);
-}
-
 /* Tests a commit, or takes its verdict from the bisection if it was tested there. */
 static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bisect *b,
 		     const git_oid *commit, struct bisect_step *out)
@@ -208,7 +196,7 @@ static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bi
 	git_commit *gc = NULL;
 
 	if (known) {
-		step_copy(out, known);
+		bisect_step_copy(out, known);
 		return 0;
 	}
 	memset(out, 0, sizeof(*out));
@@ -315,6 +303,68 @@ static void print_check(const char *what, bool ran, const struct bisect_step *st
 	printf("  %-40s %s\n", what, !ran ? "not run" : st->verdict == want ? "ok" : "FAILED");
 }
 
+/* A shell word: as it is when it is safe, else in single quotes. */
+static void add_shell_word(struct strbuf *sb, const char *w)
+{
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+			 "_-+=/.,:@%") == strlen(w)) {
+		strbuf_addstr(sb, w);
+		return;
+	}
+	strbuf_addch(sb, '\'');
+	for (; *w; w++)
+		if (*w == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *w);
+	strbuf_addch(sb, '\'');
+}
+
+/* regression.eml for the people who must act, with the commands that show the failure. */
+static void bisect_tell(struct session *s, const struct options *o, const struct bisect *b,
+			const struct bisect_step *good_end, const struct bisect_step *bad_end,
+			const struct verification *v)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	const char *setup = v->culprit.setups ? v->culprit.setups : "";
+	const char *sep = strstr(setup, ", ");
+	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+
+	strbuf_addstr(&cmd, "cd ");
+	add_shell_word(&cmd, o->repo);
+	strbuf_addf(&cmd, " && git checkout %.12s\nfpubench test --tree . --cpu ",
+		    git_oid_tostr_s(&b->culprit));
+	char *first = xstrndup(setup, sep ? (size_t)(sep - setup) : strlen(setup));
+	add_shell_word(&cmd, first);
+	free(first);
+	strbuf_addstr(&cmd, " --test ");
+	add_shell_word(&cmd, v->culprit.test ? v->culprit.test : "");
+	strbuf_addstr(&cmd, "\nfpubench bisect --repo ");
+	add_shell_word(&cmd, o->repo);
+	strbuf_addf(&cmd, " --good %.12s --bad %.12s",
+		    git_oid_tostr(good, sizeof(good), &good_end->commit),
+		    git_oid_tostr(bad, sizeof(bad), &bad_end->commit));
+	for (size_t i = 0; i < o->cpus.n; i++) {
+		strbuf_addstr(&cmd, " --cpu ");
+		add_shell_word(&cmd, o->cpus.v[i]);
+	}
+	for (size_t i = 0; i < o->tests.n; i++) {
+		strbuf_addstr(&cmd, " --test ");
+		add_shell_word(&cmd, o->tests.v[i]);
+	}
+	if (o->runs > 1)
+		strbuf_addf(&cmd, " --runs %ld", o->runs);
+	struct bisect_mail in = {
+		.repo = s->tree->repo, .run_dir = s->run_dir, .b = b, .good_end = good_end,
+		.bad_end = bad_end, .culprit = &v->culprit,
+		.revert_verified = v->have_revert && v->revert.verdict == BISECT_GOOD,
+		.archives = o->archives.v, .narchives = o->archives.n, .conf_from = o->report_from,
+		.reproduce = cmd.buf,
+	};
+	free(bisect_mail_write(&in));
+	strbuf_release(&cmd);
+}
+
 static int bisect_command(struct session *s, const struct options *o)
 {
 	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
@@ -379,12 +429,14 @@ static int bisect_command(struct session *s, const struct options *o)
 			v.culprit.verdict == BISECT_BAD && v.have_revert &&
 			v.revert.verdict == BISECT_GOOD;
 	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
+	if (v.have_parent && v.parent.verdict == BISECT_GOOD && v.culprit.verdict == BISECT_BAD)
+		bisect_tell(s, o, b, &good_end, &bad_end, &v);
 out:
-	step_release(&good_end);
-	step_release(&bad_end);
-	step_release(&v.parent);
-	step_release(&v.culprit);
-	step_release(&v.revert);
+	bisect_step_release(&good_end);
+	bisect_step_release(&bad_end);
+	bisect_step_release(&v.parent);
+	bisect_step_release(&v.culprit);
+	bisect_step_release(&v.revert);
 	bisect_free(b);
 	free(fragment);
 	return err;
@@ -398,10 +450,16 @@ int cmd_bisect(struct options *o)
 
 	if (!o->good || !o->bad)
 		return error_set(ERR_USAGE, "'bisect' needs --good REV and --bad REV");
-	if ((err = cmd_prepare(o, NULL)) < 0)
+	/* A config gives the mail's sender and archives (and what it gives a run). */
+	struct conf *c = NULL;
+	if ((o->conf_path && (err = conf_load(&c, o->conf_path)) < 0) ||
+	    (err = cmd_prepare(o, c)) < 0) {
+		conf_free(c);
 		return err;
-	s.cfg = cmd_session_config(o, NULL);
+	}
+	s.cfg = cmd_session_config(o, c);
 	err = bisect_command(&s, o);
 	session_release(&s);
+	conf_free(c);
 	return err;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* --list: the guest's tests, as its build lists them. */
+/* --list: the guest's tests and what each guards, as its build lists them. */
 static int list_tests(const struct options *o)
 {
 	char *path = xasprintf("%s/tests.list", o->guest_dir);
@@ -18,8 +18,18 @@ static int list_tests(const struct options *o)
 
 	if (!file_exists(path))
 		err = error_set(ERR_NOTFOUND, "no test list '%s' (run make first)", path);
-	else if ((err = file_read(path, &list)) == 0)
-		fputs(list.buf, stdout);
+	else if ((err = file_read(path, &list)) == 0) {
+		for (char *line = list.buf, *next; *line; line = next) {
+			char *tab = strchr(line, '\t');
+
+			next = line + strcspn(line, "\n");
+			if (*next)
+				*next++ = '\0';
+			if (tab)
+				*tab = '\0';
+			printf("%-18s %s\n", line, tab ? tab + 1 : "");
+		}
+	}
 	strbuf_release(&list);
 	free(path);
 	return err;

@@ -41,8 +41,8 @@ static const struct opt opt_table[] = {
 	{ "uri", 0, "[N@]URI", BUILDS, OPT_LIST, FIELD(uris), 0, 0,
 	  "a libvirt URI to boot on, N guests at once; repeatable, cells are spread over "
 	  "all (default: qemu:///embed?root=CACHE/libvirt, no daemon needed)" },
-	{ "config", 0, "FILE", CMD_RUN, OPT_STRING, FIELD(conf_path), 0, 0,
-	  "the nightly config (default: bench/fpubench.conf); the options here override it" },
+	{ "config", 0, "FILE", CMD_RUN | CMD_BISECT, OPT_STRING, FIELD(conf_path), 0, 0,
+	  "the config (run: default bench/fpubench.conf; bisect: its [report] for the mail)" },
 	{ "variant", 0, "NAME", CMD_RUN, OPT_LIST, FIELD(variants), 0, 0,
 	  "build and boot only this variant of patches/variants; repeatable" },
 	{ "patch", 'p', "FILE", CMD_TEST, OPT_LIST, FIELD(patch_files), 0, 0,
@@ -125,8 +125,10 @@ static const struct command_help commands[] = {
 	  "find and verify the commit that broke a test",
 	  "Bisects --repo between GOOD and BAD, building and booting each step, then\n"
 	  "verifies the culprit (its parent passes, it fails, BAD with it reverted\n"
-	  "passes). Writes bisect.log and bisect.json. Exits 0 for a verified culprit, 2\n"
-	  "when skips leave a range, 3 when the ends are wrong, 4 when not verified." },
+	  "passes). Writes bisect.log, bisect.json and regression.eml, a reply to the\n"
+	  "culprit's posting (found with --archive) for its author and reviewers. Exits\n"
+	  "0 for a verified culprit, 2 when skips leave a range, 3 when the ends are\n"
+	  "wrong, 4 when not verified." },
 	{ CMD_HISTORY, "history", "fpubench history [OPTION]...",
 	  "past runs and their cells, newest first",
 	  "Prints the newest runs of the history database, each with its cells: what\n"

@@ -75,6 +75,10 @@ struct options {
 	struct optlist archives;
 	struct optlist uris;
 	struct optlist operands;
+	/* From the config (cmd_prepare()): */
+	const char *report_from;	/* [report] from, the sender of regression.eml */
+	int bisect;			/* [run] bisect: CONF_UNSET, CONF_YES or CONF_NO */
+	double bisect_budget_s;		/* [run] bisect-budget; 0: the default */
 	/* Filled by cmd_prepare() (cmd.h), which owns them: */
 	struct conf_host *hosts;	/* from --uri */
 	size_t nhosts;

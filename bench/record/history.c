@@ -81,6 +81,20 @@ static const char *const migrations[] = {
 	"CREATE INDEX cells_by_run ON cells (run_id, kernel_id);",
 	/* The tree's version, as its Makefile gives it: runs of two trees stay apart by it too. */
 	"ALTER TABLE kernels ADD COLUMN kernel_version TEXT;",
+	/* 3: the bisections a nightly run made of its new failures. */
+	"CREATE TABLE bisections ("
+	"  id INTEGER PRIMARY KEY,"
+	"  run_id INTEGER NOT NULL REFERENCES runs (id),"
+	"  variant TEXT NOT NULL,"
+	"  cpu TEXT NOT NULL,"
+	"  test TEXT NOT NULL,"
+	"  good TEXT NOT NULL,"
+	"  bad TEXT NOT NULL,"
+	"  outcome TEXT NOT NULL,"
+	"  culprit TEXT,"
+	"  confidence REAL,"
+	"  mail TEXT);"
+	"CREATE INDEX bisections_by_run ON bisections (run_id);",
 };
 
 #define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
@@ -347,6 +361,47 @@ int history_add_kernel(struct history *h, int64_t run_id, const struct history_k
 		return err;
 	*kernel_id = sqlite3_last_insert_rowid(h->db);
 	return 0;
+}
+
+int history_kernel_commit(struct history *h, int64_t run_id, const char *variant, char **commit)
+{
+	sqlite3_stmt *st = NULL;
+	int err;
+
+	*commit = NULL;
+	if ((err = db_prepare(h, &st, "SELECT \"commit\" FROM kernels WHERE run_id = ?1 AND "
+			      "variant = ?2 ORDER BY id LIMIT 1", "read")) < 0)
+		return err;
+	if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC) != SQLITE_OK)
+		err = db_error(h, "read");
+	else if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+		*commit = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return err;
+}
+
+int history_add_bisection(struct history *h, int64_t run_id, const struct history_bisection *b)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	if ((err = db_prepare(h, &st, "INSERT INTO bisections (run_id, variant, cpu, test, good,"
+			      " bad, outcome, culprit, confidence, mail)"
+			      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+			      "add a bisection to")) < 0)
+		return err;
+	rc = sqlite3_bind_int64(st, 1, run_id);
+	rc |= sqlite3_bind_text(st, 2, b->variant, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 3, b->cpu, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 4, b->test, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 5, b->good, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 6, b->bad, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 7, b->outcome, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 8, b->culprit, -1, SQLITE_STATIC);
+	rc |= b->culprit ? sqlite3_bind_double(st, 9, b->confidence) : sqlite3_bind_null(st, 9);
+	rc |= sqlite3_bind_text(st, 10, b->mail, -1, SQLITE_STATIC);
+	return step_write(h, st, rc, "add a bisection to");
 }
 
 int history_add_cell(struct history *h, int64_t run_id, const struct history_cell *c)

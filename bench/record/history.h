@@ -81,6 +81,21 @@ struct history_cell {
 /* Adds one finished cell, in a transaction of its own. */
 int history_add_cell(struct history *h, int64_t run_id, const struct history_cell *c);
 
+/* The commit run_id tested as variant; *commit NULL when it has no such kernel. */
+int history_kernel_commit(struct history *h, int64_t run_id, const char *variant, char **commit);
+
+/* A bisection of one new failure between the previous run's commit and this run's. */
+struct history_bisection {
+	const char *variant, *cpu, *test;
+	const char *good, *bad;		/* hex */
+	const char *outcome;		/* "culprit", "unverified", "range", "over budget", "failed" */
+	const char *culprit;		/* hex, or NULL */
+	double confidence;		/* of the good verdicts; stored only with a culprit */
+	const char *mail;		/* regression.eml, relative to the run directory, or NULL */
+};
+
+int history_add_bisection(struct history *h, int64_t run_id, const struct history_bisection *b);
+
 /* Marks the run complete (or interrupted) and sets its end time to now. */
 int history_end_run(struct history *h, int64_t run_id, bool complete);
 

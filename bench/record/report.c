@@ -1,5 +1,7 @@
 #include "report.h"
 
+#include "kcidb.h"
+
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
 
@@ -11,15 +13,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Escaping makes a byte at most four characters, and KCIDB caps log_excerpt at 16384. */
-_Static_assert(REPORT_EXCERPT_MAX * 4 <= 16384, "a console excerpt fits KCIDB's log_excerpt");
 
-#define KCIDB_ORIGIN "fpubench"
-/* kernel.c builds tinyconfig merged with the bench's fragment. */
-#define KCIDB_CONFIG_NAME "tinyconfig+fpubench"
 
 /* Appends len bytes made safe to show, as report.h describes. */
-static void add_safe(struct strbuf *sb, const char *s, size_t len)
+void report_add_safe(struct strbuf *sb, const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 
@@ -55,7 +52,7 @@ static void add_escaped(struct strbuf *sb, const char *s, size_t len,
 
 	if (!s)
 		return;
-	add_safe(&safe, s, len);
+	report_add_safe(&safe, s, len);
 	escape(sb, safe.buf);
 	strbuf_release(&safe);
 }
@@ -66,7 +63,7 @@ static void xml_text(struct strbuf *sb, const char *s)
 	add_escaped(sb, s, s ? strlen(s) : 0, strbuf_add_xml);
 }
 
-static void json_text(struct strbuf *sb, const char *s)
+void report_json_text(struct strbuf *sb, const char *s)
 {
 	add_escaped(sb, s, s ? strlen(s) : 0, strbuf_add_json);
 }
@@ -95,7 +92,7 @@ static void html_breakable(struct strbuf *sb, const char *s)
 	strbuf_release(&text);
 }
 
-static const char *status_name(enum verdict v)
+const char *report_status_name(enum verdict v)
 {
 	return (unsigned)v < VERDICT_COUNT ? verdict_name(v) : "none";
 }
@@ -110,7 +107,7 @@ static bool str_equal(const char *a, const char *b)
  * whole line; false when there is none to read.  Bounded whatever the
  * file's size: a guest may flood its console.
  */
-static bool console_tail(const struct report_input *in, const struct matrix_cell *c,
+bool report_console_tail(const struct report_input *in, const struct matrix_cell *c,
 			 struct strbuf *sb, bool *cut)
 {
 	char *path, buf[REPORT_EXCERPT_MAX];
@@ -144,7 +141,7 @@ static bool console_tail(const struct report_input *in, const struct matrix_cell
 	const char *start = buf, *nl = *cut ? memchr(buf, '\n', got) : NULL;
 	if (nl)
 		start = nl + 1;
-	add_safe(sb, start, got - (size_t)(start - buf));
+	report_add_safe(sb, start, got - (size_t)(start - buf));
 	return true;
 }
 
@@ -253,6 +250,11 @@ static const char html_style[] =
 	".status-fail{background:#ffc56b}.status-timeout{background:#d6b3e6}\n"
 	".status-crash{background:#f29191}.status-error{background:#fff176}\n"
 	".status-none{background:#fff}\n"
+	/* A failure the plan expects is the bench working: it reads as met, its status at the edge. */
+	"td.met.status-fail,td.met.status-crash,td.met.status-timeout,td.met.status-error"
+	"{background:#b9e4b9;border-left:8px solid #d32f2f}\n"
+	".met .exp{color:#1b5e20;font-weight:700}\n"
+	"section.bisect{border:2px solid #b00020;padding:.4em 1em;margin:.6em 0;max-width:60em}\n"
 	"td.none{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eee 4px,#eee 8px)}\n"
 	/* Thirty results share the cell's width, a sparkline more than boxes. */
 	".strip{display:flex;margin-top:3px;height:9px;border:1px solid rgba(0,0,0,.4)}\n"
@@ -270,7 +272,7 @@ static void html_strip(struct strbuf *sb, const struct history_strip *s)
 {
 	strbuf_addstr(sb, "<div class=\"strip\">");
 	for (size_t i = 0; i < s->n; i++) {
-		const char *st = status_name(s->statuses[i]);
+		const char *st = report_status_name(s->statuses[i]);
 
 		strbuf_addf(sb, "<span class=\"status-%s%s\" title=\"run %lld: %s\"></span>", st,
 			    i + 1 == s->n ? " now" : "", (long long)s->run_ids[i], st);
@@ -310,7 +312,7 @@ static size_t hosts_number(const struct hosts *h, const char *uri)
 static void html_cell(struct strbuf *sb, const struct report_input *in,
 		      const struct matrix_cell *c, const struct hosts *hosts)
 {
-	const char *st = status_name(c->status);
+	const char *st = report_status_name(c->status);
 	const struct history_strip *strip = strip_find(in->strips, c);
 
 	strbuf_addf(sb, "<td class=\"cell status-%s %s\" id=\"cell-%zu\"", st,
@@ -319,7 +321,7 @@ static void html_cell(struct strbuf *sb, const struct report_input *in,
 	xml_attr(sb, "data-cpu", c->cpu->spec);
 	xml_attr(sb, "data-test", c->test);
 	xml_attr(sb, "data-status", st);
-	xml_attr(sb, "data-expected", status_name(c->expected));
+	xml_attr(sb, "data-expected", report_status_name(c->expected));
 	xml_attr(sb, "data-met", c->met ? "true" : "false");
 	xml_attr(sb, "data-host", c->host);
 	/* The tooltip has all; the cell shows what tells cells apart at a glance. */
@@ -345,7 +347,7 @@ static void html_cell(struct strbuf *sb, const struct report_input *in,
 	} else {
 		strbuf_addf(sb, "<span class=\"st\">%s</span>", st);
 	}
-	strbuf_addf(sb, "<div class=\"exp\">expected %s: %s</div>", status_name(c->expected),
+	strbuf_addf(sb, "<div class=\"exp\">expected %s: %s</div>", report_status_name(c->expected),
 		    c->met ? "met" : "NOT met");
 	if (c->crash) {
 		strbuf_addstr(sb, "<div class=\"crash\">");
@@ -497,8 +499,8 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 			strbuf_addch(sb, ' ');
 			xml_text(sb, e->test);
 			strbuf_addf(sb, "</code>: <span class=\"status-%s\">%s</span> &#8594; "
-				    "<span class=\"status-%s\">%s</span></li>\n", status_name(e->before),
-				    status_name(e->before), status_name(e->now), status_name(e->now));
+				    "<span class=\"status-%s\">%s</span></li>\n", report_status_name(e->before),
+				    report_status_name(e->before), report_status_name(e->now), report_status_name(e->now));
 		}
 		strbuf_addstr(sb, n ? "</ul></section>\n" : "</section>\n");
 	}
@@ -580,6 +582,42 @@ static void html_provenance(struct strbuf *sb, const struct report_input *in)
 	}
 }
 
+/* What the nightly's own bisections of its new failures found. */
+static void html_bisections(struct strbuf *sb, const struct report_input *in)
+{
+	if (!in->nbisections)
+		return;
+	strbuf_addstr(sb, "<h2>Bisections of the new failures</h2>\n");
+	for (size_t i = 0; i < in->nbisections; i++) {
+		const struct history_bisection *b = &in->bisections[i];
+		strbuf_addstr(sb, "<section class=\"bisect\"><p><b>");
+		xml_text(sb, b->variant);
+		strbuf_addch(sb, ' ');
+		xml_text(sb, b->cpu);
+		strbuf_addch(sb, ' ');
+		xml_text(sb, b->test);
+		strbuf_addstr(sb, "</b> between <code>");
+		strbuf_addf(sb, "%.12s</code> (good) and <code>%.12s</code> (bad): ", b->good, b->bad);
+		if (b->culprit) {
+			strbuf_addf(sb, "culprit <code class=\"culprit\">%.12s</code>", b->culprit);
+			strbuf_addf(sb, ", confidence %.0f %%", b->confidence * 100);
+			if (strcmp(b->outcome, "culprit") != 0) {
+				strbuf_addstr(sb, " (");
+				xml_text(sb, b->outcome);
+				strbuf_addch(sb, ')');
+			}
+		} else {
+			xml_text(sb, b->outcome);
+		}
+		if (b->mail) {
+			strbuf_addstr(sb, "; <a class=\"mail\" href=\"");
+			html_path_url(sb, b->mail);
+			strbuf_addstr(sb, "\">the regression report to send</a>");
+		}
+		strbuf_addstr(sb, "</p></section>\n");
+	}
+}
+
 void report_format_html(struct strbuf *sb, const struct report_input *in)
 {
 	struct hosts hosts;
@@ -597,6 +635,7 @@ void report_format_html(struct strbuf *sb, const struct report_input *in)
 	html_matrix(sb, in, &hosts);
 	html_config_warnings(sb, in->m);
 	html_changes(sb, in->diff);
+	html_bisections(sb, in);
 	html_provenance(sb, in);
 	strbuf_addstr(sb, "</body>\n</html>\n");
 	free(hosts.uris);
@@ -632,8 +671,8 @@ static void junit_system_out(struct strbuf *sb, const struct report_input *in,
 	struct strbuf tail = STRBUF_INIT;
 	bool cut = false;
 
-	strbuf_addf(sb, "<system-out>status %s, expected %s (%s)\n", status_name(c->status),
-		    status_name(c->expected), c->met ? "met" : "NOT met");
+	strbuf_addf(sb, "<system-out>status %s, expected %s (%s)\n", report_status_name(c->status),
+		    report_status_name(c->expected), c->met ? "met" : "NOT met");
 	if (c->crash) {
 		strbuf_addstr(sb, "crash: ");
 		xml_text(sb, c->crash);
@@ -652,11 +691,11 @@ static void junit_system_out(struct strbuf *sb, const struct report_input *in,
 	strbuf_addstr(sb, "host: ");
 	xml_text(sb, c->host ? c->host : "unknown");
 	strbuf_addch(sb, '\n');
-	if (console_tail(in, c, &tail, &cut)) {
+	if (report_console_tail(in, c, &tail, &cut)) {
 		strbuf_addstr(sb, "console: ");
 		xml_text(sb, c->console);
 		strbuf_addstr(sb, cut ? ", its end:\n" : ":\n");
-		/* add_safe() already ran on the tail. */
+		/* report_add_safe() already ran on the tail. */
 		strbuf_add_xml(sb, tail.buf);
 	} else {
 		strbuf_addstr(sb, "console: none readable\n");
@@ -684,12 +723,12 @@ static void junit_testcase(struct strbuf *sb, const struct report_input *in,
 		strbuf_addstr(sb, "/>\n");
 	} else if (r != JUNIT_PASS) {
 		const char *tag = r == JUNIT_ERROR ? "error" : "failure";
-		char *unmet = xasprintf("expected %s, got %s", status_name(c->expected),
-					status_name(c->status));
+		char *unmet = xasprintf("expected %s, got %s", report_status_name(c->expected),
+					report_status_name(c->status));
 
 		strbuf_addf(sb, "      <%s", tag);
 		xml_attr(sb, "message", message ? message : unmet);
-		xml_attr(sb, "type", status_name(c->status));
+		xml_attr(sb, "type", report_status_name(c->status));
 		strbuf_addstr(sb, ">");
 		xml_text(sb, unmet);
 		strbuf_addf(sb, "</%s>\n", tag);
@@ -784,209 +823,6 @@ void report_format_junit(struct strbuf *sb, const struct report_input *in)
 	layout_release(&l);
 }
 
-/* KCIDB: PASS, FAIL (the kernel was faulty), ERROR (did not complete), MISS (did not run). */
-static const char *kcidb_status(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_PASS:
-		return "PASS";
-	case VERDICT_SKIP:
-		return "SKIP";
-	case VERDICT_FAIL:
-	case VERDICT_CRASH:
-		return "FAIL";
-	case VERDICT_TIMEOUT:
-		return "ERROR";
-	default:
-		return "MISS";
-	}
-}
-
-/*
- * One part of an id: [A-Za-z0-9_-] stays and any other byte becomes .XX,
- * so ids keep to [A-Za-z0-9_:.-] and parts, joined by ':', never collide.
- */
-static void kcidb_id_part(struct strbuf *sb, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
-		    *p == '_' || *p == '-')
-			strbuf_addch(sb, (char)*p);
-		else
-			strbuf_addf(sb, ".%02x", *p);
-	}
-}
-
-/* "ORIGIN:RUN:VARIANT", the checkout's and the build's id (they are different objects). */
-static void kcidb_kernel_id(struct strbuf *sb, const struct report_input *in,
-			    const struct matrix_kernel *k)
-{
-	strbuf_addstr(sb, in->origin ? in->origin : KCIDB_ORIGIN);
-	strbuf_addch(sb, ':');
-	kcidb_id_part(sb, in->run->id);
-	strbuf_addch(sb, ':');
-	kcidb_id_part(sb, k->variant);
-}
-
-/* `, "key": "value"`; nothing for NULL, as KCIDB allows no nulls. */
-static void json_field(struct strbuf *sb, const char *key, const char *value)
-{
-	if (!value)
-		return;
-	strbuf_addf(sb, ", \"%s\": \"", key);
-	json_text(sb, value);
-	strbuf_addch(sb, '"');
-}
-
-static bool is_sha1_hex(const char *s)
-{
-	return s && strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
-}
-
-static const struct report_provenance *prov_find(const struct report_input *in,
-						 const char *variant)
-{
-	for (size_t i = 0; i < in->nprov; i++)
-		if (str_equal(in->prov[i].variant, variant))
-			return &in->prov[i];
-	return NULL;
-}
-
-static void kcidb_checkout(struct strbuf *sb, const struct report_input *in,
-			   const struct matrix_kernel *k, const char *origin)
-{
-	const struct report_provenance *p = prov_find(in, k->variant);
-
-	strbuf_addstr(sb, "    {\"id\": \"");
-	kcidb_kernel_id(sb, in, k);
-	strbuf_addch(sb, '"');
-	json_field(sb, "origin", origin);
-	json_field(sb, "tree_name", in->tree_name);
-	json_field(sb, "git_commit_hash", is_sha1_hex(k->commit) ? k->commit : NULL);
-	json_field(sb, "comment", p ? p->summary : NULL);
-	json_field(sb, "start_time", in->run->started);
-	/* Every kernel that has cells was checked out, patched and built. */
-	strbuf_addstr(sb, ", \"valid\": true, \"misc\": {\"variant\": \"");
-	json_text(sb, k->variant);
-	strbuf_addch(sb, '"');
-	json_field(sb, "commit", k->commit);
-	json_field(sb, "kernel_version", k->version);
-	if (p) {
-		json_field(sb, "patch_id", p->patch_id);
-		json_field(sb, "lore_url", p->lore_url);
-	}
-	strbuf_addstr(sb, "}}");
-}
-
-static void kcidb_build(struct strbuf *sb, const struct report_input *in,
-			const struct matrix_kernel *k, const char *origin)
-{
-	strbuf_addstr(sb, "    {\"id\": \"");
-	kcidb_kernel_id(sb, in, k);
-	strbuf_addstr(sb, "\", \"checkout_id\": \"");
-	kcidb_kernel_id(sb, in, k);
-	strbuf_addch(sb, '"');
-	json_field(sb, "origin", origin);
-	strbuf_addstr(sb, ", \"architecture\": \"i386\"");
-	json_field(sb, "config_name", KCIDB_CONFIG_NAME);
-	strbuf_addstr(sb, ", \"valid\": true, \"misc\": {\"variant\": \"");
-	json_text(sb, k->variant);
-	strbuf_addch(sb, '"');
-	json_field(sb, "build_id", k->build_id);
-	strbuf_addstr(sb, "}}");
-}
-
-/* A dot-separated test path: the test's name may hold no dots of its own. */
-static void kcidb_path(struct strbuf *sb, const char *test)
-{
-	strbuf_addstr(sb, "fpu.");
-	for (const unsigned char *p = (const unsigned char *)test; *p; p++)
-		strbuf_addch(sb, (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-				 (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ? (char)*p : '_');
-}
-
-static void kcidb_test(struct strbuf *sb, const struct report_input *in,
-		       const struct matrix_cell *c, const char *origin)
-{
-	struct strbuf tail = STRBUF_INIT;
-	bool cut = false;
-
-	strbuf_addstr(sb, "    {\"id\": \"");
-	kcidb_kernel_id(sb, in, c->kernel);
-	strbuf_addch(sb, ':');
-	kcidb_id_part(sb, c->cpu->spec);
-	strbuf_addch(sb, ':');
-	kcidb_id_part(sb, c->test);
-	strbuf_addstr(sb, "\", \"build_id\": \"");
-	kcidb_kernel_id(sb, in, c->kernel);
-	strbuf_addch(sb, '"');
-	json_field(sb, "origin", origin);
-	strbuf_addstr(sb, ", \"path\": \"");
-	kcidb_path(sb, c->test);
-	strbuf_addf(sb, "\", \"status\": \"%s\"", kcidb_status(c->status));
-	/* A failure the plan expects is reported without alerting anyone. */
-	strbuf_addf(sb, ", \"waived\": %s", c->met && c->expected != VERDICT_PASS ? "true" : "false");
-	if (c->duration_s >= 0)
-		strbuf_addf(sb, ", \"duration\": %.3f", c->duration_s);
-	json_field(sb, "comment", c->crash ? c->crash : c->reason);
-	strbuf_addstr(sb, ", \"environment\": {\"comment\": \"CPU setup ");
-	json_text(sb, c->cpu->spec);
-	strbuf_addstr(sb, "\", \"misc\": {\"cpu\": \"");
-	json_text(sb, c->cpu->cpu);
-	strbuf_addch(sb, '"');
-	json_field(sb, "cmdline", c->cpu->cmdline);
-	json_field(sb, "host", c->host);
-	json_field(sb, "fpu_mode", c->fpu_mode);
-	strbuf_addstr(sb, "}}");
-	/* A console is no URL, so the log's path goes in misc; a pass needs no excerpt. */
-	if (c->status != VERDICT_PASS && console_tail(in, c, &tail, &cut)) {
-		strbuf_addstr(sb, ", \"log_excerpt\": \"");
-		strbuf_add_json(sb, tail.buf);
-		strbuf_addch(sb, '"');
-	}
-	strbuf_addf(sb, ", \"misc\": {\"verdict\": \"%s\", \"expected\": \"%s\", \"met\": %s",
-		    status_name(c->status), status_name(c->expected), c->met ? "true" : "false");
-	json_field(sb, "crash", c->crash);
-	json_field(sb, "reason", c->reason);
-	json_field(sb, "console", c->console);
-	strbuf_addstr(sb, "}}");
-	strbuf_release(&tail);
-}
-
-void report_format_kcidb(struct strbuf *sb, const struct report_input *in)
-{
-	const char *origin = in->origin ? in->origin : KCIDB_ORIGIN;
-	const struct matrix *m = in->m;
-	const struct matrix_kernel **kernels = xcalloc(m->ncells, sizeof(*kernels));
-	size_t nkernels = 0;
-
-	for (size_t i = 0; i < m->ncells; i++) {
-		size_t k;
-
-		for (k = 0; k < nkernels && strcmp(kernels[k]->variant, m->cells[i].kernel->variant); k++)
-			;
-		if (k == nkernels)
-			kernels[nkernels++] = m->cells[i].kernel;
-	}
-	strbuf_addstr(sb, "{\n  \"version\": {\"major\": 4, \"minor\": 3},\n  \"checkouts\": [\n");
-	for (size_t k = 0; k < nkernels; k++) {
-		kcidb_checkout(sb, in, kernels[k], origin);
-		strbuf_addstr(sb, k + 1 < nkernels ? ",\n" : "\n");
-	}
-	strbuf_addstr(sb, "  ],\n  \"builds\": [\n");
-	for (size_t k = 0; k < nkernels; k++) {
-		kcidb_build(sb, in, kernels[k], origin);
-		strbuf_addstr(sb, k + 1 < nkernels ? ",\n" : "\n");
-	}
-	strbuf_addstr(sb, "  ],\n  \"tests\": [\n");
-	for (size_t i = 0; i < m->ncells; i++) {
-		kcidb_test(sb, in, &m->cells[i], origin);
-		strbuf_addstr(sb, i + 1 < m->ncells ? ",\n" : "\n");
-	}
-	strbuf_addstr(sb, "  ]\n}\n");
-	free(kernels);
-}
-
 int report_write(const struct report_input *in)
 {
 	static const struct {
@@ -995,7 +831,7 @@ int report_write(const struct report_input *in)
 	} files[] = {
 		{ "report.html", report_format_html },
 		{ "junit.xml", report_format_junit },
-		{ "kcidb.json", report_format_kcidb },
+		{ "kcidb.json", kcidb_format },
 	};
 	struct strbuf sb = STRBUF_INIT;
 	char *path = NULL;

@@ -16,11 +16,7 @@
  *                data-met data-host>, I its index in the matrix;
  *   junit.xml    one testsuite per variant + CPU setup, one testcase per
  *                test, as Jenkins and GitLab read it;
- *   kcidb.json   KernelCI's KCIDB I/O v4.3 (checkouts and builds per
- *                variant, tests per cell), ids "ORIGIN:RUN:VARIANT[:CPU:
- *                TEST]" where each part keeps [A-Za-z0-9_-] and writes
- *                other bytes as .XX; statuses PASS, FAIL (fail, crash),
- *                ERROR (timeout), MISS (error), SKIP.
+ *   kcidb.json   KernelCI's KCIDB I/O, see kcidb.h.
  *
  * Every text that came from a guest or a patch (test names, crash titles,
  * reasons, console excerpts, provenance) is first made safe to show, the
@@ -59,6 +55,7 @@ struct report_provenance {
 	const char *commit;	/* hex, or "" */
 	const char *summary;	/* or NULL */
 	const char *lore_url;	/* or NULL */
+	const char *message_id;	/* of its first Link/Message-ID trailer, or NULL */
 	const char *patch_id;	/* or NULL */
 	const char *const *versions;	/* earlier postings (lore URLs), oldest first */
 	size_t nversions;
@@ -74,14 +71,24 @@ struct report_input {
 	size_t nprov;
 	const char *origin;	/* KCIDB origin ([a-z0-9_]+); NULL means "fpubench" */
 	const char *tree_name;	/* KCIDB checkouts' tree_name, or NULL */
+	const struct history_bisection *bisections;	/* of new failures; mail relative to run_dir */
+	size_t nbisections;
 };
 
 /* The console tail shown in junit.xml and kcidb.json: where a boot went wrong. */
 #define REPORT_EXCERPT_MAX 4096
 
+/* Appends len bytes of s made safe to show, as above (before any format's escaping). */
+void report_add_safe(struct strbuf *sb, const char *s, size_t len);
+
 void report_format_html(struct strbuf *sb, const struct report_input *in);
 void report_format_junit(struct strbuf *sb, const struct report_input *in);
-void report_format_kcidb(struct strbuf *sb, const struct report_input *in);
+
+/* What kcidb.c shares: safe JSON text, a status's name ("none" past the verdicts), a console's tail. */
+void report_json_text(struct strbuf *sb, const char *s);
+const char *report_status_name(enum verdict v);
+bool report_console_tail(const struct report_input *in, const struct matrix_cell *c,
+			 struct strbuf *sb, bool *cut);
 
 /* Writes report.html, junit.xml and kcidb.json into in->run_dir. */
 int report_write(const struct report_input *in);

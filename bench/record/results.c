@@ -1,54 +1,64 @@
 #include "results.h"
 
 #include "lib/fileutil.h"
+#include "lib/jsonw.h"
 #include "lib/strbuf.h"
 
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void json_field(struct strbuf *sb, const char *key, const char *value, bool last)
+/* The tested commit's provenance, already JSON (provenance.h), as a value. */
+static struct json_object *provenance_value(const char *text)
 {
-	strbuf_addf(sb, "    \"%s\": ", key);
-	if (value) {
-		strbuf_addch(sb, '"');
-		strbuf_add_json(sb, value);
-		strbuf_addch(sb, '"');
-	} else {
-		strbuf_addstr(sb, "null");
-	}
-	strbuf_addstr(sb, last ? "\n" : ",\n");
+	return text ? json_tokener_parse(text) : NULL;
+}
+
+static struct json_object *cell_json(const struct results_run *run, const struct matrix_cell *c)
+{
+	struct json_object *o = json_object_new_object();
+	char duration[32];
+
+	snprintf(duration, sizeof(duration), "%.3f", c->duration_s);
+	json_object_object_add(o, "run", jsonw_string(run->id));
+	json_object_object_add(o, "kernel", jsonw_string(c->kernel->variant));
+	json_object_object_add(o, "commit", jsonw_string(c->kernel->commit));
+	json_object_object_add(o, "build_id", jsonw_string(c->kernel->build_id));
+	json_object_object_add(o, "kernel_version", jsonw_string(c->kernel->version));
+	json_object_object_add(o, "provenance", provenance_value(c->kernel->provenance));
+	json_object_object_add(o, "cpu", jsonw_string(c->cpu->cpu));
+	json_object_object_add(o, "cmdline", jsonw_string(c->cpu->cmdline));
+	json_object_object_add(o, "test", jsonw_string(c->test));
+	json_object_object_add(o, "status", jsonw_string(verdict_name(c->status)));
+	json_object_object_add(o, "crash", jsonw_string(c->crash));
+	json_object_object_add(o, "reason", jsonw_string(c->reason));
+	json_object_object_add(o, "expected", jsonw_string(verdict_name(c->expected)));
+	json_object_object_add(o, "met", json_object_new_boolean(c->met));
+	json_object_object_add(o, "fpu_mode", jsonw_string(c->fpu_mode));
+	json_object_object_add(o, "console", jsonw_string(c->console));
+	json_object_object_add(o, "host", jsonw_string(c->host));
+	json_object_object_add(o, "duration_s", json_object_new_double_s(c->duration_s, duration));
+	return o;
+}
+
+static struct json_object *cells_json(const struct results_run *run, const struct matrix *m)
+{
+	struct json_object *cells = json_object_new_array();
+
+	for (size_t i = 0; i < m->ncells; i++)
+		json_object_array_add(cells, cell_json(run, &m->cells[i]));
+	return cells;
 }
 
 void results_format_json(struct strbuf *sb, const struct results_run *run,
 			 const struct matrix *m)
 {
-	strbuf_addstr(sb, "[\n");
-	for (size_t i = 0; i < m->ncells; i++) {
-		const struct matrix_cell *c = &m->cells[i];
+	struct json_object *cells = cells_json(run, m);
 
-		strbuf_addstr(sb, "  {\n");
-		json_field(sb, "run", run->id, false);
-		json_field(sb, "kernel", c->kernel->variant, false);
-		json_field(sb, "commit", c->kernel->commit, false);
-		json_field(sb, "build_id", c->kernel->build_id, false);
-		json_field(sb, "kernel_version", c->kernel->version, false);
-		strbuf_addf(sb, "    \"provenance\": %s,\n",
-			    c->kernel->provenance ? c->kernel->provenance : "null");
-		json_field(sb, "cpu", c->cpu->cpu, false);
-		json_field(sb, "cmdline", c->cpu->cmdline, false);
-		json_field(sb, "test", c->test, false);
-		json_field(sb, "status", verdict_name(c->status), false);
-		json_field(sb, "crash", c->crash, false);
-		json_field(sb, "reason", c->reason, false);
-		json_field(sb, "expected", verdict_name(c->expected), false);
-		strbuf_addf(sb, "    \"met\": %s,\n", c->met ? "true" : "false");
-		json_field(sb, "fpu_mode", c->fpu_mode, false);
-		json_field(sb, "console", c->console, false);
-		json_field(sb, "host", c->host, false);
-		strbuf_addf(sb, "    \"duration_s\": %.3f\n", c->duration_s);
-		strbuf_addstr(sb, i + 1 < m->ncells ? "  },\n" : "  }\n");
-	}
-	strbuf_addstr(sb, "]\n");
+	strbuf_addstr(sb, jsonw_text(cells));
+	strbuf_addch(sb, '\n');
+	json_object_put(cells);
 }
 
 static char *cell_name(const struct matrix_cell *c)
@@ -126,47 +136,50 @@ void results_print_matrix(FILE *f, const struct matrix *m)
 	}
 }
 
-static void format_run(struct strbuf *sb, const struct results_run *run, const struct matrix *m)
+static struct json_object *run_json(const struct results_run *run, const struct matrix *m)
 {
+	struct json_object *o = json_object_new_object(), *hosts = json_object_new_array();
 	size_t met = 0;
 
 	for (size_t i = 0; i < m->ncells; i++)
 		met += m->cells[i].met;
-	strbuf_addstr(sb, "{\n");
-	json_field(sb, "id", run->id, false);
-	json_field(sb, "command", run->command, false);
-	json_field(sb, "started", run->started, false);
-	json_field(sb, "finished", run->finished, false);
-	strbuf_addstr(sb, "    \"hosts\": [");
 	for (size_t i = 0; i < run->nhosts; i++) {
-		strbuf_addstr(sb, i ? ", {\"uri\": \"" : "{\"uri\": \"");
-		strbuf_add_json(sb, run->hosts[i].uri);
-		strbuf_addf(sb, "\", \"jobs\": %d}", run->hosts[i].jobs);
+		struct json_object *h = json_object_new_object();
+
+		json_object_object_add(h, "uri", jsonw_string(run->hosts[i].uri));
+		json_object_object_add(h, "jobs", json_object_new_int(run->hosts[i].jobs));
+		json_object_array_add(hosts, h);
 	}
-	strbuf_addstr(sb, "],\n");
-	strbuf_addf(sb, "    \"complete\": %s,\n", m->interrupted ? "false" : "true");
-	strbuf_addf(sb, "    \"cells\": %zu,\n    \"met\": %zu\n}\n", m->ncells, met);
+	json_object_object_add(o, "id", jsonw_string(run->id));
+	json_object_object_add(o, "command", jsonw_string(run->command));
+	json_object_object_add(o, "started", jsonw_string(run->started));
+	json_object_object_add(o, "finished", jsonw_string(run->finished));
+	json_object_object_add(o, "hosts", hosts);
+	json_object_object_add(o, "complete", json_object_new_boolean(!m->interrupted));
+	json_object_object_add(o, "cells", json_object_new_int64((int64_t)m->ncells));
+	json_object_object_add(o, "met", json_object_new_int64((int64_t)met));
+	return o;
 }
 
 int results_write(const char *dir, const struct results_run *run, const struct matrix *m)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct json_object *runj = run_json(run, m), *cells = cells_json(run, m);
 	char *run_path = xasprintf("%s/run.json", dir);
 	char *ktap = xasprintf("%s/results.ktap", dir);
 	char *json = xasprintf("%s/results.json", dir);
 	int err;
 
-	format_run(&sb, run, m);
-	if ((err = file_write_atomic(run_path, sb.buf, sb.len)) < 0)
+	if ((err = jsonw_write(runj, run_path)) < 0)
 		goto out;
-	strbuf_reset(&sb);
 	results_format_ktap(&sb, m);
 	if ((err = file_write_atomic(ktap, sb.buf, sb.len)) < 0)
 		goto out;
-	strbuf_reset(&sb);
-	results_format_json(&sb, run, m);
-	err = file_write_atomic(json, sb.buf, sb.len);
+	/* Last: a results.json that exists is complete (results.h). */
+	err = jsonw_write(cells, json);
 out:
+	json_object_put(runj);
+	json_object_put(cells);
 	strbuf_release(&sb);
 	free(run_path);
 	free(ktap);

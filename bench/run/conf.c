@@ -17,7 +17,9 @@
 #define CONF_TIMEOUT_MAX_S 86400.0	/* a boot that may take longer is a typo */
 #define CONF_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
-enum section { SEC_NONE, SEC_RUN, SEC_TREE, SEC_CPU, SEC_TESTS, SEC_EXPECT, SEC_HOST, SEC_COUNT };
+enum section {
+	SEC_NONE, SEC_RUN, SEC_TREE, SEC_CPU, SEC_TESTS, SEC_EXPECT, SEC_HOST, SEC_REPORT, SEC_COUNT
+};
 
 static const struct {
 	const char *name;
@@ -29,12 +31,13 @@ static const struct {
 	[SEC_TESTS] = { "tests", false },
 	[SEC_EXPECT] = { "expect", false },
 	[SEC_HOST] = { "host", true },
+	[SEC_REPORT] = { "report", false },
 };
 
 enum key {
-	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT,
+	KEY_RESULTS, KEY_CACHE, KEY_SERIES, KEY_JOBS, KEY_TIMEOUT, KEY_BISECT, KEY_BISECT_BUDGET,
 	KEY_SOURCE, KEY_TARBALL, KEY_REPO, KEY_BRANCH,
-	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_COUNT
+	KEY_SETUP, KEY_TEST, KEY_URI, KEY_HOST_JOBS, KEY_STAGE, KEY_FROM, KEY_ARCHIVE, KEY_COUNT
 };
 
 /* [expect] has no fixed keys: each key is a rule. */
@@ -48,6 +51,8 @@ static const struct {
 	[KEY_SERIES] = { SEC_RUN, "series", false },
 	[KEY_JOBS] = { SEC_RUN, "jobs", false },
 	[KEY_TIMEOUT] = { SEC_RUN, "timeout", false },
+	[KEY_BISECT] = { SEC_RUN, "bisect", false },
+	[KEY_BISECT_BUDGET] = { SEC_RUN, "bisect-budget", false },
 	[KEY_SOURCE] = { SEC_TREE, "source", false },
 	[KEY_TARBALL] = { SEC_TREE, "tarball", false },
 	[KEY_REPO] = { SEC_TREE, "repo", false },
@@ -57,6 +62,8 @@ static const struct {
 	[KEY_URI] = { SEC_HOST, "uri", false },
 	[KEY_HOST_JOBS] = { SEC_HOST, "jobs", false },
 	[KEY_STAGE] = { SEC_HOST, "stage", false },
+	[KEY_FROM] = { SEC_REPORT, "from", false },
+	[KEY_ARCHIVE] = { SEC_REPORT, "archive", true },
 };
 
 struct parser {
@@ -234,6 +241,19 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 	case KEY_SERIES: return resolve_path(p, value, &c->series);
 	case KEY_JOBS: return parse_jobs(p, value, &c->jobs);
 	case KEY_TIMEOUT: return parse_timeout(p, value, &c->timeout_s);
+	case KEY_BISECT:
+		if (strcmp(value, "yes") != 0 && strcmp(value, "no") != 0)
+			return conf_error(p, p->line, "bisect must be yes or no, not '%s'", value);
+		c->bisect = strcmp(value, "yes") == 0 ? CONF_YES : CONF_NO;
+		return 0;
+	case KEY_BISECT_BUDGET: {
+		char *end;
+		double s = strtod(value, &end);
+		if (*end || end == value || !(s > 0))
+			return conf_error(p, p->line, "bad bisect-budget '%s' (seconds, above 0)", value);
+		c->bisect_budget_s = s;
+		return 0;
+	}
 	case KEY_SOURCE:
 		if (strcmp(value, "debian") == 0)
 			tree->source = CONF_TREE_DEBIAN;
@@ -246,8 +266,22 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 	case KEY_TARBALL: return resolve_path(p, value, &tree->tarball);
 	case KEY_REPO: return resolve_path(p, value, &tree->repo);
 	case KEY_BRANCH: tree->branch = xstrdup(value); return 0;
+	case KEY_FROM:
+		if (!strchr(value, '@'))
+			return conf_error(p, p->line, "'from' in [report] is no mail address: '%s'", value);
+		c->report_from = xstrdup(value);
+		return 0;
 	case KEY_SETUP: return parse_setup(p, value);
 	case KEY_TEST: return parse_test(p, value);
+	case KEY_ARCHIVE: {
+		char *path;
+		int err = resolve_path(p, value, &path);
+		if (err == 0) {
+			list_add(&c->archives, &c->narchives, path);
+			free(path);
+		}
+		return err;
+	}
 	case KEY_URI: host->uri = xstrdup(value); return 0;
 	case KEY_HOST_JOBS: return parse_jobs(p, value, &host->jobs);
 	case KEY_STAGE:
@@ -493,6 +527,9 @@ void conf_free(struct conf *c)
 		free(c->setups[i]);
 	for (size_t i = 0; i < c->ntests; i++)
 		free(c->tests[i]);
+	for (size_t i = 0; i < c->narchives; i++)
+		free(c->archives[i]);
+	free(c->archives);
 	for (size_t i = 0; i < c->nexpects; i++) {
 		free(c->expects[i].variant);
 		free(c->expects[i].test);
@@ -506,6 +543,7 @@ void conf_free(struct conf *c)
 	free(c->hosts);
 	free(c->path);
 	free(c->results);
+	free(c->report_from);
 	free(c->cache);
 	free(c->series);
 	free(c);

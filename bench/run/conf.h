@@ -13,7 +13,9 @@
  *
  *   [run]        results = DIR, cache = DIR, jobs = N (1..1024),
  *                timeout = SECONDS (above 0, at most a day),
- *                series = DIR (series, variants, fpu.config)
+ *                series = DIR (series, variants, fpu.config),
+ *                bisect = yes|no (a git tree's new failure is bisected;
+ *                default yes), bisect-budget = SECONDS (default 3600)
  *   [tree NAME]  source = debian (the cached linux-source-6.1, with
  *                tarball = FILE) or source = git (repo = DIR, branch = REF);
  *                each tree is its own run and history line; none: one
@@ -29,6 +31,9 @@
  *                there through libvirt, see stage.h; the default for a URI
  *                naming a remote host); repeatable sections (none: the
  *                embedded driver in the cache, two guests per core)
+ *   [report]     from = "Name <email>", the sender of regression.eml
+ *                (none: git's user.name and user.email); archive = PATH,
+ *                repeatable: mail archives where bisect finds the posting
  *
  * NAME is letters, digits, '.', '_' and '-'.
  *
@@ -80,6 +85,11 @@ struct conf {
 	size_t nexpects;
 	struct conf_host *hosts;
 	size_t nhosts;
+	enum { CONF_UNSET, CONF_YES, CONF_NO } bisect;	/* [run] bisect: git trees bisect unless no */
+	double bisect_budget_s;	/* [run] bisect-budget; 0: not set */
+	char *report_from;	/* [report] from: "Name <email>" of regression mails; NULL: not set */
+	char **archives;	/* [report] archive: mail archives where postings are found */
+	size_t narchives;
 };
 
 /*

@@ -32,6 +32,8 @@ struct record {
 	int64_t *kernel_ids;	/* by index in s->kernels */
 	int store_err;		/* the first cell that could not be stored */
 	char *store_message;
+	struct history_diff *diff;	/* from record_finish() */
+	struct history_bisection bisection;	/* from record_bisection(); variant NULL: none */
 };
 
 static char *host_name(void)
@@ -137,6 +139,7 @@ static void story_read(struct kernel_story *k, git_repository *repo, const struc
 	}
 	k->p.summary = k->story.summary;
 	k->p.lore_url = k->story.lore_url;
+	k->p.message_id = k->story.message_id;
 	k->p.patch_id = *k->story.patch_id ? k->story.patch_id : NULL;
 }
 
@@ -164,6 +167,8 @@ static int write_reports(struct record *r, const struct results_run *run, const 
 		.prov = prov,
 		.nprov = s->nkernels,
 		.tree_name = r->tree_name,
+		.bisections = &r->bisection,
+		.nbisections = r->bisection.variant ? 1 : 0,
 	};
 	err = report_write(&in);
 out:
@@ -178,7 +183,6 @@ out:
 int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
 		  bool *new_failures)
 {
-	struct history_diff *diff = NULL;
 	int err;
 
 	*new_failures = false;
@@ -187,13 +191,57 @@ int record_finish(struct record *r, const struct results_run *run, const struct 
 	if ((err = history_end_run(r->h, r->run_id, !m->interrupted)) < 0)
 		return err;
 	if (!m->interrupted) {
-		if ((err = history_compare(r->h, r->run_id, &diff)) < 0)
+		if ((err = history_compare(r->h, r->run_id, &r->diff)) < 0)
 			return err;
-		history_diff_print(stdout, diff);
-		*new_failures = history_diff_count(diff, HISTORY_CHANGE_NEW_FAILURE) > 0;
+		history_diff_print(stdout, r->diff);
+		*new_failures = history_diff_count(r->diff, HISTORY_CHANGE_NEW_FAILURE) > 0;
 	}
-	err = write_reports(r, run, m, diff);
-	history_diff_free(diff);
+	return write_reports(r, run, m, r->diff);
+}
+
+void record_target_release(struct record_target *t)
+{
+	free(t->good);
+	free(t->bad);
+	*t = (struct record_target){ 0 };
+}
+
+int record_new_failure(struct record *r, struct record_target *t)
+{
+	*t = (struct record_target){ 0 };
+	for (size_t i = 0; r->diff && i < r->diff->nentries; i++) {
+		const struct history_change_entry *e = &r->diff->entries[i];
+		int err;
+
+		if (e->change != HISTORY_CHANGE_NEW_FAILURE)
+			continue;
+		if ((err = history_kernel_commit(r->h, r->diff->previous_run, e->variant, &t->good)) < 0 ||
+		    (err = history_kernel_commit(r->h, r->run_id, e->variant, &t->bad)) < 0) {
+			record_target_release(t);
+			return err;
+		}
+		/* A tree taken as it is has no commit to bisect from. */
+		if (t->good && t->bad && *t->good && *t->bad && strcmp(t->good, t->bad) != 0) {
+			t->variant = e->variant;
+			t->cpu = e->cpu;
+			t->test = e->test;
+			return 1;
+		}
+		record_target_release(t);
+	}
+	return 0;
+}
+
+int record_bisection(struct record *r, const struct results_run *run, const struct matrix *m,
+		     const struct history_bisection *b)
+{
+	int err;
+
+	if ((err = history_add_bisection(r->h, r->run_id, b)) < 0)
+		return err;
+	r->bisection = *b;
+	err = write_reports(r, run, m, r->diff);
+	r->bisection = (struct history_bisection){ 0 };
 	return err;
 }
 
@@ -201,6 +249,7 @@ void record_free(struct record *r)
 {
 	if (!r)
 		return;
+	history_diff_free(r->diff);
 	history_free(r->h);
 	free(r->kernel_ids);
 	free(r->tree_name);

@@ -13,6 +13,7 @@
 
 #include "boot/matrix.h"
 #include "record/results.h"
+#include "record/history.h"
 #include "session.h"
 
 #include <stdbool.h>
@@ -40,6 +41,26 @@ void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
  */
 int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
 		  bool *new_failures);
+
+/* A new failure to bisect: its cell, and the commits of the previous run and of this one. */
+struct record_target {
+	const char *variant, *cpu, *test;	/* borrowed from the record */
+	char *good, *bad;			/* hex */
+};
+
+/*
+ * After record_finish(): 1 and *t set for the first new failure whose
+ * variant has a commit in both runs (and not the same one), 0 when there
+ * is none, or an error of the history.  Release *t with
+ * record_target_release().
+ */
+int record_new_failure(struct record *r, struct record_target *t);
+
+void record_target_release(struct record_target *t);
+
+/* Stores a bisection of a new failure in the history and writes the reports again with it. */
+int record_bisection(struct record *r, const struct results_run *run, const struct matrix *m,
+		     const struct history_bisection *b);
 
 void record_free(struct record *r);
 

@@ -294,15 +294,29 @@ int session_mark_latest(struct session *s)
 	return err;
 }
 
-void session_release(struct session *s)
+static void disconnect(struct session *s)
 {
-	session_clear_kernels(s);
 	for (size_t i = 0; i < s->nhosts; i++) {
 		guest_conn_free(s->hosts[i].conn);
 		free(s->uris[i]);
 	}
 	free(s->hosts);
 	free(s->uris);
+	s->hosts = NULL;
+	s->uris = NULL;
+	s->nhosts = 0;
+}
+
+void session_hand_over(struct session *s)
+{
+	disconnect(s);
+	kernel_tree_unlock(s->tree);
+}
+
+void session_release(struct session *s)
+{
+	session_clear_kernels(s);
+	disconnect(s);
 	kernel_tree_free(s->tree);
 	for (size_t i = 0; i < s->nsetups; i++)
 		cpu_setup_release(&s->setups[i]);

@@ -82,6 +82,14 @@ void session_clear_kernels(struct session *s);
  */
 int session_connect(struct session *s);
 
+/*
+ * Lets a child bench (a nightly's `fpubench bisect`) have what this one
+ * holds: its libvirt connections (an embedded root admits one process)
+ * and the cache lock.  The session boots and builds nothing after; only
+ * session_release() is left to call.
+ */
+void session_hand_over(struct session *s);
+
 /* Creates results/<run-id>. */
 int session_create_run_dir(struct session *s);
 

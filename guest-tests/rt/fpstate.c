@@ -2,7 +2,7 @@
 
 #define FPSTATE_REG_BYTES 10
 
-static void fpstate_copy_bytes(void *to, const void *from, unsigned int n)
+void fpstate_copy(void *to, const void *from, unsigned int n)
 {
 	uint8_t *t = to;
 	const uint8_t *f = from;
@@ -21,7 +21,7 @@ void fpstate_build(struct x87_fsave *image, const struct fpstate_spec *spec)
 			image->st[i][b] = 0;
 	/* ST(i) is physical register (TOP + i) mod 8; a valid register's tag is 00. */
 	for (unsigned int i = 0; i < spec->count; i++) {
-		fpstate_copy_bytes(image->st[i], &spec->values[i], FPSTATE_REG_BYTES);
+		fpstate_copy(image->st[i], &spec->values[i], FPSTATE_REG_BYTES);
 		tag &= ~(X87_TAG_EMPTY << (2 * ((top + i) & 7)));
 	}
 	image->env = (struct x87_env){
@@ -124,5 +124,15 @@ void fpstate_check(struct ktap_check *check, const char *where, const struct x87
 
 void fpstate_from_frame(struct x87_fsave *image, const struct _fpstate *fp)
 {
-	fpstate_copy_bytes(image, fp, sizeof(*image));
+	fpstate_copy(image, fp, sizeof(*image));
+}
+
+uint8_t fpstate_abridged_tag(uint32_t tag)
+{
+	uint8_t abridged = 0;
+
+	for (unsigned int reg = 0; reg < 8; reg++)
+		if (((tag >> (2 * reg)) & X87_TAG_EMPTY) != X87_TAG_EMPTY)
+			abridged |= (uint8_t)(1u << reg);
+	return abridged;
 }

@@ -54,6 +54,12 @@ void fpstate_check_stack(struct ktap_check *check, const char *where,
 /* Notes FCW, FSW, tag and registers of `image` under `label`. */
 void fpstate_note(struct ktap_check *check, const char *label, const struct x87_fsave *image);
 
+/* memcpy, which a binary without libc lacks. */
+void fpstate_copy(void *to, const void *from, unsigned int n);
+
+/* The FXSR abridged tag of a full tag word: one bit per physical register, set when not empty. */
+uint8_t fpstate_abridged_tag(uint32_t tag);
+
 /* Copies the fsave-format header of a signal frame (either format), which has the same layout. */
 void fpstate_from_frame(struct x87_fsave *image, const struct _fpstate *fp);
 

@@ -2,8 +2,6 @@
 
 #include "fpstate.h"
 
-#define X86_OPCODE_FWAIT 0x9b
-
 volatile struct sigfpe_record sigfpe_seen;
 static sigfpe_edit_fn sigfpe_edit;
 
@@ -18,6 +16,8 @@ void sigfpe_forget(void)
 	sigfpe_seen.si_code = 0;
 	sigfpe_seen.fault_addr = 0;
 	sigfpe_seen.eip = 0;
+	sigfpe_seen.trapno = 0;
+	sigfpe_seen.err = 0;
 	sigfpe_seen.frame_missing = false;
 }
 
@@ -32,6 +32,8 @@ static void sigfpe_handle(int sig, siginfo_t *info, void *ucontext)
 		sigfpe_seen.si_code = info->si_code;
 		sigfpe_seen.fault_addr = (uint32_t)info->si_addr;
 		sigfpe_seen.eip = uc->uc_mcontext.eip;
+		sigfpe_seen.trapno = uc->uc_mcontext.trapno;
+		sigfpe_seen.err = uc->uc_mcontext.err;
 		sigfpe_seen.frame_missing = !fp;
 		if (fp)
 			fpstate_from_frame((struct x87_fsave *)&sigfpe_seen.frame, fp);
@@ -40,7 +42,7 @@ static void sigfpe_handle(int sig, siginfo_t *info, void *ucontext)
 		sigfpe_edit(fp);
 	else if (fp)
 		x87_sigframe_forget_exception(fp);
-	if ((!fp || sigfpe_seen.count > 1) && *ip == X86_OPCODE_FWAIT)
+	if ((!fp || sigfpe_seen.count > 1) && *ip == X87_OPCODE_FWAIT)
 		uc->uc_mcontext.eip++;
 }
 

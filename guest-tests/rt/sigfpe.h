@@ -4,7 +4,7 @@
  * harmlessly, for tests that count and inspect SIGFPEs.
  *
  * The record holds the first SIGFPE since sigfpe_forget(): si_code,
- * si_addr, the frame's eip and its fsave-format FPU header.  The repair is
+ * si_addr, the frame's eip, trapno and err, and its fsave-format FPU header.  The repair is
  * x87_sigframe_forget_exception() unless the test installs its own edit.
  * If a second SIGFPE comes at an fwait, the repair did not reach the FPU:
  * the handler steps over the fwait so that the test can report instead of
@@ -24,6 +24,8 @@ struct sigfpe_record {
 	int si_code;
 	uint32_t fault_addr;	/* si_addr */
 	uint32_t eip;
+	uint32_t trapno;	/* sigcontext: the trap's vector, 16 (#MF) for x87 exceptions */
+	uint32_t err;		/* sigcontext: its error code, 0 for #MF */
 	bool frame_missing;		/* uc_mcontext.fpstate was NULL */
 	struct x87_fsave frame;		/* before the repair */
 };

@@ -164,6 +164,55 @@ static inline long sys_reboot(unsigned int cmd)
 	return sys_call5(__NR_reboot, (long)LINUX_REBOOT_MAGIC1, LINUX_REBOOT_MAGIC2, (long)cmd, 0, 0);
 }
 
+/*
+ * mmap through old_mmap (__NR_mmap on i386), which takes its six
+ * arguments in memory: mmap2 would need a sixth register.  The address, or
+ * -errno.
+ */
+static inline long sys_mmap(void *addr, size_t len, int prot, int flags, int fd, long offset)
+{
+	const unsigned long args[6] = { (unsigned long)addr, len, (unsigned long)prot,
+					(unsigned long)flags, (unsigned long)fd,
+					(unsigned long)offset };
+
+	return sys_call3(__NR_mmap, (long)args, 0, 0);
+}
+
+static inline long sys_munmap(void *addr, size_t len)
+{
+	return sys_call3(__NR_munmap, (long)addr, (long)len, 0);
+}
+
+static inline long sys_lseek(int fd, long offset, int whence)
+{
+	return sys_call3(__NR_lseek, fd, offset, whence);
+}
+
+static inline long sys_mkdir(const char *path, int mode)
+{
+	return sys_call3(__NR_mkdir, (long)path, mode, 0);
+}
+
+static inline long sys_rmdir(const char *path)
+{
+	return sys_call3(__NR_rmdir, (long)path, 0, 0);
+}
+
+static inline long sys_chdir(const char *path)
+{
+	return sys_call3(__NR_chdir, (long)path, 0, 0);
+}
+
+static inline long sys_unlink(const char *path)
+{
+	return sys_call3(__NR_unlink, (long)path, 0, 0);
+}
+
+static inline long sys_setrlimit(int resource, const struct rlimit *limit)
+{
+	return sys_call3(__NR_setrlimit, resource, (long)limit, 0);
+}
+
 static inline long sys_ptrace(long request, int pid, unsigned long addr, unsigned long data)
 {
 	return sys_call5(__NR_ptrace, request, pid, (long)addr, (long)data, 0);

@@ -15,3 +15,20 @@ void x87_sigframe_forget_exception(struct _fpstate *fp)
 	fp->cw |= X87_CW_MASKS;
 	fp->sw &= ~(uint32_t)X87_SW_PENDING;
 }
+
+uint32_t x87_fip_after_save_restore(uint32_t *fadd)
+{
+	struct x87_fsave image;
+
+	__asm__ volatile("movl $1f, %0\n\t"
+			 "fninit\n\t"
+			 "fld1\n"
+			 "1:\tfadd %%st(0), %%st\n\t"
+			 "fnsave %1\n\t"
+			 "frstor %1\n\t"
+			 "fnsave %1\n\t"
+			 "frstor %1\n\t"
+			 "fninit"
+			 : "=&r"(*fadd), "+m"(image) : : "memory", "st");
+	return image.env.ip;
+}

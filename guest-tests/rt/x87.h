@@ -20,6 +20,7 @@
 #define X87_CW_DEFAULT 0x037f	/* after fninit: all exceptions masked, 64-bit, nearest */
 #define X87_CW_UNMASKED 0x0340	/* the same with all six exceptions unmasked */
 #define X87_CW_IM 0x0001	/* invalid operation masked */
+#define X87_CW_DM 0x0002	/* denormal operand masked */
 #define X87_CW_ZM 0x0004	/* zero-divide masked */
 #define X87_CW_OM 0x0008	/* overflow masked */
 #define X87_CW_UM 0x0010	/* underflow masked */
@@ -28,6 +29,7 @@
 
 /* Status word (FSW) */
 #define X87_SW_IE 0x0001	/* invalid operation flagged */
+#define X87_SW_DE 0x0002	/* denormal operand flagged */
 #define X87_SW_ZE 0x0004	/* zero-divide flagged */
 #define X87_SW_OE 0x0008	/* overflow flagged */
 #define X87_SW_UE 0x0010	/* underflow flagged */
@@ -40,6 +42,9 @@
 #define X87_SW_C3 0x4000
 #define X87_SW_B 0x8000		/* busy: mirrors ES on every x87 since the 387 */
 #define X87_SW_TOP_SHIFT 11	/* bits 11-13: the physical register that is ST(0) */
+#define X87_OPCODE_FWAIT 0x9b	/* the byte of fwait, where #MF leaves eip */
+#define X87_TRAP_MF 16		/* the #MF vector: sigcontext's trapno for x87 exceptions */
+
 #define X87_TAG_EMPTY 3u	/* each register's two bits in the full tag word */
 
 /* What fnstenv stores in 32-bit protected mode: 28 bytes. */
@@ -122,6 +127,16 @@ static inline void x87_divide_one_by_zero(void)
 }
 
 /*
+ * The kernel saves and reloads the state before it builds a signal frame
+ * (fnsave and frstor on FSAVE CPUs), so the CPU must keep FIP through that
+ * for the frame to show it.  QEMU's TCG (7.2) does not, and its fxsave
+ * stores FIP, FDP and their selectors as 0 (seen on the pentium3 setup).  Returns FIP as the second of
+ * two fnsave/frstor pairs after an fadd shows it, and the fadd's address:
+ * they differ on a CPU that loses FIP.  Leaves the FPU fninit'ed.
+ */
+uint32_t x87_fip_after_save_restore(uint32_t *fadd);
+
+/*
  * Makes a SIGFPE handler's return resume without the exception: clears the
  * pending bits and masks every exception in the saved FPU image, so that
  * the faulting instruction runs again harmlessly.  `fp` is the handler's
@@ -129,5 +144,18 @@ static inline void x87_divide_one_by_zero(void)
  * and FXSR image).  Its header's sw is the FSW in both.
  */
 void x87_sigframe_forget_exception(struct _fpstate *fp);
+
+/*
+ * Whether a 32-bit frame's FPU image is the FXSR format: the fsave header,
+ * then the FXSR image (and on XSAVE CPUs the rest) from byte 112.  The
+ * frame's own fields cannot tell (see x87.c), its place can: the kernel
+ * puts the FXSR image 64-byte aligned and the 112-byte header right below
+ * it (fpu__alloc_mathframe() in arch/x86/kernel/fpu/signal.c), while an
+ * FSAVE image starts 64-byte aligned itself.
+ */
+static inline int x87_sigframe_is_fxsr(const struct _fpstate *fp)
+{
+	return ((uint32_t)fp & 63) == 64 - 112 % 64;
+}
 
 #endif

@@ -100,8 +100,12 @@ check "the history holds both runs" sh -c "'$FPUBENCH' history --history '$HISTO
 	grep -c '^run ' | grep -qx 2"
 check "junit.xml validates" \
 	xmllint --noout --schema "$ROOT/tests/schemas/junit.xsd" "$NIGHTLY/latest/junit.xml"
-check "kcidb.json validates" "$ROOT/tests/schemas/validate-json" \
-	"$NIGHTLY/latest/kcidb.json" "$ROOT/tests/schemas/kcidb.v4.json"
+# KernelCI's published schema lives beside the repository (../shared/kcidb/README.md).
+KCIDB_SCHEMA="$ROOT/../shared/kcidb/kcidb-io.schema.v5.3.json"
+check "KCIDB's 5.3 schema is at $KCIDB_SCHEMA" test -r "$KCIDB_SCHEMA"
+check "kcidb.json validates against KCIDB 5.3" "$ROOT/tests/schemas/validate-json" \
+	"$NIGHTLY/latest/kcidb.json" "$KCIDB_SCHEMA"
+check "kcidb.json names its version" grep -q '"version": {"major": 5, "minor": 3}' "$NIGHTLY/latest/kcidb.json"
 check "report.html renders with the matrix in Chromium" \
 	"$ROOT/tests/e2e/report-browser.sh" "$NIGHTLY/latest"
 # Run 2's report and its screenshot stay as CI artefacts.
@@ -174,13 +178,18 @@ echo "# e2e: bisect over a synthetic history of 33 commits"
 CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 # The cache keys Debian's tree by its version (trees/debian-6.1.192).
 TREE=$(ls -d "$CACHE"/trees/debian-6.1.* | tail -n 1)
-sh "$ROOT/scripts/make-history.sh" "$TREE" 33 refs/fpubench/history
+sh "$ROOT/scripts/make-history.sh" "$TREE" 33 refs/fpubench/history "$WORK/archive.mbox"
 CULPRIT=$(git -C "$TREE" rev-parse refs/fpubench/history-culprit)
+printf '[report]\nfrom = Fpu Bench <fpubench@example.net>\n' >"$WORK/report.conf"
 check "bisect names and verifies the culprit" \
 	status_is 0 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/base \
-	--bad refs/fpubench/history --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
+	--bad refs/fpubench/history --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS" \
+	--archive "$WORK/archive.mbox" --config "$WORK/report.conf"
 sed 's/^/# /' "$WORK/out" | grep -v '^# *[A-Z ]*  ' | tail -n 12
 check "bisect.json names the culprit" grep -q "\"culprit\": \"$CULPRIT\"" "$RESULTS/latest/bisect.json"
+# The culprit has no Link:; the archive holds its v1, a review of v1 and v2 (its patch).
+check "regression.eml replies to v2, to the author, every reviewer and list, with the regzbot line" \
+	"$ROOT/tests/e2e/check-regression-mail.py" "$RESULTS/latest/regression.eml" "$CULPRIT"
 steps=$(sed -n 's/.*"step_count": \([0-9]*\).*/\1/p' "$RESULTS/latest/bisect.json")
 # The ends, the steps and the revert: within ceil(log2 34) + 3 builds.
 check "bisect took at most 9 builds ($steps steps + the ends + the revert)" test "$((steps + 3))" -le 9
@@ -199,6 +208,44 @@ check "bisect with an unknown revision exits 129" \
 	status_is 129 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
 check "the error names the revision" grep -q "unknown revision 'no-such-rev'" "$WORK/err"
 
+echo "# e2e: a nightly run over a git tree whose newest commit breaks a test bisects it"
+# The first run tests the culprit's parent, the second the culprit, the branch's newest commit.
+git -C "$TREE" update-ref refs/fpubench/nightly "$CULPRIT^"
+cat >"$WORK/nightly-bisect.conf" <<-CONF
+	[run]
+	results = $WORK/nb-results
+	bisect-budget = 1800
+	[tree hist]
+	source = git
+	repo = $TREE
+	branch = refs/fpubench/nightly
+	[cpu]
+	setup = $FSAVE_CPU
+	[tests]
+	test = fpu_seed
+	[report]
+	from = Fpu Bench <fpubench@example.net>
+	CONF
+check "the nightly of the culprit's parent passes" \
+	status_is 0 "$FPUBENCH" run --config "$WORK/nightly-bisect.conf" --history "$WORK/nb-history.db"
+git -C "$TREE" update-ref refs/fpubench/nightly "$CULPRIT"
+SHORT=$(echo "$CULPRIT" | cut -c1-12)
+check "the nightly of the culprit exits 1: a new failure" \
+	status_is 1 "$FPUBENCH" run --config "$WORK/nightly-bisect.conf" --history "$WORK/nb-history.db"
+grep '^bisect' "$WORK/out" | sed 's/^/# /'
+check "it bisects the new failure without being asked" \
+	grep -q "^bisect: the new failure hist $FSAVE_CPU fpu_seed" "$WORK/out"
+check "it names the culprit" grep -q "^bisect: culprit $SHORT" "$WORK/out"
+check "report.html shows the culprit" \
+	grep -q "<code class=\"culprit\">$SHORT</code>" "$WORK/nb-results/latest/report.html"
+MAIL=$(grep -o 'href="bisect/[^"]*/regression.eml"' "$WORK/nb-results/latest/report.html" | sed 's/href="//; s/"$//')
+check "report.html links the regression mail" \
+	grep -q "^#regzbot introduced: $SHORT$" "$WORK/nb-results/latest/$MAIL"
+check "the history holds the bisection" python3 -c "
+import sqlite3, sys
+row = sqlite3.connect(sys.argv[1]).execute('SELECT outcome, culprit, mail FROM bisections').fetchone()
+sys.exit(not (row and row[0] == 'culprit' and row[1] == sys.argv[2] and row[2]))" "$WORK/nb-history.db" "$CULPRIT"
+
 echo "# e2e: bad input"
 check "missing tarball exits 128" \
 	status_is 128 env FPUBENCH_TARBALL=/nonexistent.tar.xz "$FPUBENCH" run --cache "$WORK/empty-cache" --results "$RESULTS"
@@ -216,6 +263,8 @@ check "an unreadable patch exits 128" status_is 128 "$FPUBENCH" test --patch "$W
 check "the error names the patch" grep -q "^fpubench: patch '$WORK' is not a readable file$" "$WORK/err"
 check "an unknown test exits 129" status_is 129 "$FPUBENCH" test --test no_such --cpu "$FSAVE_CPU"
 check "the error names the test" grep -q "^fpubench: unknown test 'no_such'" "$WORK/err"
+check "test --list names what each test guards" \
+	sh -c "'$FPUBENCH' test --list | grep -q '^fpu_seed  *f994d99cf140 (\"x86-32, fpu: Fix FPU exception'"
 printf '[run]\njbos = 2\n' >"$WORK/bad.conf"
 check "a malformed config file exits 135" status_is 135 "$FPUBENCH" run --config "$WORK/bad.conf"
 check "the error names the file and line" \

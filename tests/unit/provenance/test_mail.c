@@ -6,6 +6,7 @@
 
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "provenance/archive.h"
 #include "provenance/mail.h"
 
 #include <stdlib.h>
@@ -210,6 +211,37 @@ static void test_the_fixture_attachment(void **state)
 	strbuf_release(&sb);
 }
 
+/* git format-patch's To and Cc (folded, quoted names), and a hand-written reply's encoded one. */
+static void test_recipients(void **state)
+{
+	struct archive a = ARCHIVE_INIT;
+
+	(void)state;
+	assert_int_equal(archive_add(&a, "tests/fixtures/provenance/regression-thread.mbox"), 0);
+	assert_int_equal(a.nmails, 3);
+	const struct strlist *v1 = &a.mails[0]->recipients, *reply = &a.mails[1]->recipients;
+	const struct strlist *v2 = &a.mails[2]->recipients;
+	assert_int_equal(v1->n, 3);
+	assert_string_equal(v1->v[0], "x86@kernel.org");
+	assert_string_equal(v1->v[2], "Bob Reviewer <bob@example.org>");
+	assert_int_equal(reply->n, 3);
+	assert_string_equal(reply->v[0], "Zoë Ünal <zoe.unal@example.org>");
+	assert_int_equal(v2->n, 4);
+	assert_string_equal(v2->v[1], "linux-kernel@vger.kernel.org");
+	assert_string_equal(v2->v[2], "Maintainer, Carol <carol@example.org>");
+	archive_release(&a);
+
+	/* Each address once, case aside; a comma inside a comment splits nothing. */
+	const char text[] = "From: a@x\nTo: A <a@x>, \"B, b\" <b@x> (team, x), B@X\nCc: a@X, c@x\n\nbody\n";
+	struct mail *m;
+	assert_int_equal(mail_parse(&m, text, sizeof(text) - 1), 0);
+	assert_int_equal(m->recipients.n, 3);
+	assert_string_equal(m->recipients.v[0], "A <a@x>");
+	assert_string_equal(m->recipients.v[1], "B, b <b@x>");
+	assert_string_equal(m->recipients.v[2], "c@x");
+	mail_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -221,6 +253,7 @@ int main(void)
 		cmocka_unit_test(test_strict_about_headers),
 		cmocka_unit_test(test_bounds_without_a_terminator),
 		cmocka_unit_test(test_the_fixture_attachment),
+		cmocka_unit_test(test_recipients),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,8 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "provenance/facts.h"
+#include "provenance/match.h"
 #include "provenance/patchid.h"
 #include "test_provenance_repo.h"
 
@@ -119,11 +121,25 @@ static void build_corner_cases(struct history *h)
 	struct test_file gitlink[] = {
 		{ "sub", "1234567890123456789012345678901234567890", 0, GIT_FILEMODE_COMMIT } };
 	struct test_file gitlink_rm[] = { { "sub", NULL, 0, 0 } };
-	struct test_file bin_rm[] = { { "bin.dat", NULL, 0, 0 } };
+	/* Renames libgit2 alone shows otherwise: a binary file unchanged, symbolic links. */
+	struct test_file bin_rename[] = { { "bin.dat", NULL, 0, 0 }, { "bin2.dat", "x\0z", 3, 0 } };
+	struct test_file bin_rename_mode[] = {
+		{ "bin2.dat", NULL, 0, 0 }, { "bin3.dat", "x\0z", 3, GIT_FILEMODE_BLOB_EXECUTABLE } };
+	struct test_file links[] = {
+		{ "l/a", "d.txt", 0, GIT_FILEMODE_LINK }, { "l/b", "d.txt", 0, GIT_FILEMODE_LINK },
+		{ "l/s/a", "d.txt", 0, GIT_FILEMODE_LINK }, { "l/\xc3\xa4\t\"", "x", 0, GIT_FILEMODE_LINK } };
+	struct test_file links_rename[] = {
+		{ "l/a", NULL, 0, 0 }, { "l/b", NULL, 0, 0 }, { "l/s/a", NULL, 0, 0 },
+		{ "l/\xc3\xa4\t\"", NULL, 0, 0 }, { "m/a", "d.txt", 0, GIT_FILEMODE_LINK },
+		{ "m/b", "d.txt", 0, GIT_FILEMODE_LINK }, { "m/c", "d.txt", 0, GIT_FILEMODE_LINK },
+		{ "m/\xc3\xb6\\", "x", 0, GIT_FILEMODE_LINK } };
+	struct test_file link_retarget[] = { { "m/a", NULL, 0, 0 }, { "m/z", "e.txt", 0, GIT_FILEMODE_LINK } };
+	struct test_file bin_rm[] = { { "bin3.dat", NULL, 0, 0 } };
 	struct { struct test_file *f; size_t n; } steps[] = {
 		{ binmod, 1 }, { rename, 2 }, { rename_edit, 2 }, { rename_cut, 2 }, { mode, 1 },
 		{ empty, 1 }, { empty_rename, 2 }, { link, 1 }, { gitlink, 1 }, { gitlink_rm, 1 },
-		{ bin_rm, 1 }, { NULL, 0 },
+		{ bin_rename, 2 }, { bin_rename_mode, 2 }, { links, 4 }, { links_rename, 8 },
+		{ link_retarget, 2 }, { bin_rm, 1 }, { NULL, 0 },
 	};
 
 	h->tip = test_commit(r, NULL, root, 2, "root\n", "a", "a@x", 1700000000);
@@ -330,6 +346,103 @@ static void test_unchanged_subtrees_are_not_read(void **state)
 	free(h.dir);
 }
 
+/* A shallow clone's last commit is a root to git, whatever parents it names. */
+static void test_shallow_clone_cut_is_a_root(void **state)
+{
+	struct history h;
+	char *clone = NULL, hex[GIT_OID_HEXSZ + 1];
+	git_repository *repo;
+	git_commit *c;
+	git_oid pid;
+
+	(void)state;
+	h.repo = test_repo_new(&h.dir);
+	build_corner_cases(&h);
+	clone = xasprintf("%s/shallow", h.dir);
+	char *url = xasprintf("file://%s", h.dir);
+	const char *argv[] = { "git", "clone", "-q", "--depth", "1", url, clone, NULL };
+	free(test_run_git(h.dir, argv, NULL));
+	assert_int_equal(git_repository_open(&repo, clone), 0);
+	assert_int_equal(git_commit_lookup(&c, repo, &h.tip), 0);
+	assert_int_equal(patchid_from_commit(&pid, repo, c), 0);
+	char *expected = git_patch_ids(clone);
+	assert_non_null(strstr(expected, git_oid_tostr(hex, sizeof(hex), &pid)));
+	free(expected);
+	git_commit_free(c);
+	git_repository_free(repo);
+	free(url);
+	free(clone);
+	git_repository_free(h.repo);
+	test_rmtree(h.dir);
+	free(h.dir);
+}
+
+/*
+ * Moving a function makes myers and patience diff differently: the poster's
+ * git may have used either.  The commit's patience patch-id is git's, and
+ * a posting made with `git format-patch --patience` is found by it.
+ */
+static void test_patch_ids_under_other_diff_algorithms(void **state)
+{
+	static const char before[] = "void a()\n{\n\tfoo();\n}\n\nvoid b()\n{\n\tbar();\n}\n\n"
+				     "void c()\n{\n\tbaz();\n}\n";
+	static const char after[] = "void a()\n{\n\tfoo();\n}\n\nvoid c()\n{\n\tbaz();\n}\n\n"
+				    "void b()\n{\n\tbar();\n}\n\nvoid d()\n{\n\tqux();\n}\n";
+	struct history h;
+	struct test_file f1[] = { { "f.c", before, 0, 0 } }, f2[] = { { "f.c", after, 0, 0 } };
+	git_oid ids[PATCHID_NVARIANTS];
+	git_commit *c;
+	char hex[GIT_OID_HEXSZ + 1];
+
+	(void)state;
+	h.repo = test_repo_new(&h.dir);
+	git_oid base = test_commit(h.repo, NULL, f1, 1, "base\n", "a", "a@x", 1700000000);
+	git_oid tip = test_commit(h.repo, &base, f2, 1, "f: move c before b\n", "Ada", "ada@x",
+				  1700000001);
+	assert_int_equal(git_commit_lookup(&c, h.repo, &tip), 0);
+	assert_int_equal(patchid_variants(ids, h.repo, c), 0);
+	git_oid_tostr(hex, sizeof(hex), &tip);
+	const char *show[] = { "git", "show", "--patience", hex, NULL };
+	char *text = test_run_git(h.dir, show, NULL), *patience = git_patch_id(text, strlen(text));
+	assert_string_equal(patchid_variant_name(2), "patience");
+	assert_string_equal(git_oid_tostr(hex, sizeof(hex), &ids[2]), patience);
+	assert_false(git_oid_equal(&ids[0], &ids[2]));
+	free(patience);
+	free(text);
+
+	/* The posting, as the poster's git made it. */
+	git_oid_tostr(hex, sizeof(hex), &tip);
+	const char *fp[] = { "git", "format-patch", "--stdout", "--patience", "-1", hex, NULL };
+	char *mbox = test_run_git(h.dir, fp, NULL);
+	struct archive a = ARCHIVE_INIT;
+	struct commit_facts *facts;
+	archive_add_mbox(&a, mbox, strlen(mbox));
+	assert_int_equal(a.nmails, 1);
+	struct match_index *idx = match_index_new(a.mails, a.nmails);
+	assert_int_equal(facts_read(&facts, h.repo, &tip, FACTS_CHANGES), 0);
+	struct match_result *r = match_commit(idx, facts);
+	/* Without the other patch-ids the subject finds it, less surely. */
+	assert_int_equal(r->npostings, 1);
+	assert_int_equal(r->postings[0].method, MATCH_SUBJECT);
+	match_result_free(r);
+	facts_free(facts);
+	assert_int_equal(facts_read(&facts, h.repo, &tip, FACTS_CHANGES | FACTS_PATCH_VARIANTS), 0);
+	r = match_commit(idx, facts);
+	assert_int_equal(r->npostings, 1);
+	assert_int_equal(r->postings[0].method, MATCH_PATCH_ID_VARIANT);
+	assert_string_equal(r->postings[0].variant, "patience");
+	assert_string_equal(match_method_name(r->postings[0].method), "patch-id-other-diff");
+	match_result_free(r);
+	facts_free(facts);
+	match_index_free(idx);
+	archive_release(&a);
+	free(mbox);
+	git_commit_free(c);
+	git_repository_free(h.repo);
+	test_rmtree(h.dir);
+	free(h.dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +452,8 @@ int main(void)
 		cmocka_unit_test(test_libgit2_patchid_differs_from_git),
 		cmocka_unit_test(test_merges_and_empty_commits_have_none),
 		cmocka_unit_test(test_unchanged_subtrees_are_not_read),
+		cmocka_unit_test(test_patch_ids_under_other_diff_algorithms),
+		cmocka_unit_test(test_shallow_clone_cut_is_a_root),
 	};
 	int rc;
 

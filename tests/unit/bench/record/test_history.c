@@ -351,8 +351,11 @@ static void test_killed_run_is_interrupted(void **state)
 	assert_query(t->path, "SELECT count(*) FROM pragma_foreign_key_check", "0");
 }
 
-/* Writes cells until killed: the kill may land anywhere, even in history_open(). */
-static void writing_child(struct tmpdb *t)
+/*
+ * Writes cells until killed: the kill may land anywhere, even in
+ * history_open().  Once its run has begun it writes a byte to `begun`.
+ */
+static void writing_child(struct tmpdb *t, int begun)
 {
 	const struct history_run_info info = {
 		.line = "L", .command = "run", .host = t->host, .version = "v1",
@@ -363,7 +366,7 @@ static void writing_child(struct tmpdb *t)
 	int64_t run, kernel;
 
 	if (history_open(&h, t->path) < 0 || history_begin_run(h, &info, &run) < 0 ||
-	    history_add_kernel(h, run, &k, &kernel) < 0)
+	    history_add_kernel(h, run, &k, &kernel) < 0 || write(begun, "b", 1) != 1)
 		_exit(1);
 	for (;;) {
 		const struct history_cell c = { .kernel_id = kernel, .cpu = "486", .test = "fpu_seed",
@@ -381,17 +384,24 @@ static void test_twenty_kills_leave_a_consistent_db(void **state)
 
 	srand(20);
 	for (int i = 0; i < 20; i++) {
-		int status;
+		int status, begun[2];
 		pid_t pid;
+		char b;
 
+		assert_int_equal(pipe(begun), 0);
 		fflush(NULL);
 		pid = fork();
 		assert_true(pid >= 0);
 		if (pid == 0)
-			writing_child(t);
+			writing_child(t, begun[1]);
+		close(begun[1]);
+		/* The last child is killed after its run began, however slow the machine. */
+		if (i == 19)
+			assert_int_equal(read(begun[0], &b, 1), 1);
 		usleep((useconds_t)(rand() % 40000));
 		kill(pid, SIGKILL);
 		assert_int_equal(waitpid(pid, &status, 0), pid);
+		close(begun[0]);	/* only now: an early close would end the child by SIGPIPE */
 		assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	}
 	assert_int_equal(history_open(&h, t->path), 0);
@@ -522,6 +532,50 @@ static void test_compare_new_failures_and_fixed(void **state)
 	free(text);
 	history_diff_free(d);
 	history_free(h);
+}
+
+/* A run's kernel commits, and the bisections of its new failures. */
+static void test_kernel_commits_and_bisections(void **state)
+{
+	struct tmpdb *t = *state;
+	struct history *h = NULL;
+	char *commit;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	assert_int_equal(history_open(&h, t->path), 0);
+	int64_t run = add_one(t, h, "L", VERDICT_CRASH, RUN_COMPLETE);
+	assert_int_equal(history_kernel_commit(h, run, "patched", &commit), 0);
+	assert_string_equal(commit, "5abf01bc");
+	free(commit);
+	assert_int_equal(history_kernel_commit(h, run, "unpatched", &commit), 0);
+	assert_null(commit);
+	const struct history_bisection b = {
+		.variant = "patched", .cpu = "486", .test = "fpu_seed", .good = "1111", .bad = "2222",
+		.outcome = "culprit", .culprit = "3333", .confidence = 0.75,
+		.mail = "bisect/r2/regression.eml",
+	};
+	const struct history_bisection over = {
+		.variant = "patched", .cpu = "486", .test = "fpu_seed", .good = "1111", .bad = "2222",
+		.outcome = "over budget",
+	};
+	assert_int_equal(history_add_bisection(h, run, &b), 0);
+	assert_int_equal(history_add_bisection(h, run, &over), 0);
+	history_free(h);
+	assert_int_equal(sqlite3_open(t->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_prepare_v2(db, "SELECT run_id, outcome, culprit, confidence, mail "
+					    "FROM bisections ORDER BY id", -1, &st, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_int_equal(sqlite3_column_int64(st, 0), run);
+	assert_string_equal((const char *)sqlite3_column_text(st, 2), "3333");
+	assert_true(sqlite3_column_double(st, 3) == 0.75);
+	assert_string_equal((const char *)sqlite3_column_text(st, 4), "bisect/r2/regression.eml");
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 1), "over budget");
+	assert_int_equal(sqlite3_column_type(st, 2), SQLITE_NULL);
+	assert_int_equal(sqlite3_column_type(st, 3), SQLITE_NULL);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
 }
 
 /* The previous run is the last complete one of the same line. */
@@ -778,6 +832,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_benches_share_the_db, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_without_previous_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_new_failures_and_fixed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_kernel_commits_and_bisections, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_within_the_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_flaky_rule, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_flaky_over_interrupted_runs, setup,

@@ -7,6 +7,7 @@
 #include "boot/cpu.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "record/kcidb.h"
 #include "record/report.h"
 #include "lib/spawn.h"
 
@@ -14,6 +15,8 @@
 #include <string.h>
 
 #define SCHEMAS FPUBENCH_SRCDIR "/tests/schemas"
+/* KernelCI's published schema, beside the repository and not in it (../shared/kcidb/README.md). */
+#define KCIDB_SCHEMA FPUBENCH_SRCDIR "/../shared/kcidb/kcidb-io.schema.v5.3.json"
 
 /* A guest's crash title with markup, a terminal colour sequence and a byte that is no UTF-8. */
 #define EVIL_TITLE "fpu exception <script>alert(1)</script> \x1b[31mred\x1b[0m \xff in save"
@@ -287,6 +290,41 @@ static void test_html_without_history(void **state)
 	strbuf_release(&sb);
 }
 
+/* A nightly's own bisection: its culprit, confidence and mail; an expected crash reads as met. */
+static void test_html_bisection_and_met_cells(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	const struct history_bisection b[] = {
+		{ .variant = "hist", .cpu = "pentium2,-fxsr", .test = "fpu_<seed>",
+		  .good = "1111111111111111111111111111111111111111",
+		  .bad = "2222222222222222222222222222222222222222", .outcome = "culprit",
+		  .culprit = "3333333333333333333333333333333333333333", .confidence = 0.5,
+		  .mail = "bisect/r2/regression.eml" },
+		{ .variant = "hist", .cpu = "486", .test = "fpu_seed", .good = "1111", .bad = "2222",
+		  .outcome = "over budget" },
+	};
+
+	f->in.bisections = b;
+	f->in.nbisections = 2;
+	report_format_html(&sb, &f->in);
+	assert_non_null(strstr(sb.buf, "<h2>Bisections of the new failures</h2>"));
+	assert_non_null(strstr(sb.buf, "<b>hist pentium2,-fxsr fpu_&lt;seed&gt;</b> between "
+				       "<code>111111111111</code> (good) and <code>222222222222</code> "
+				       "(bad): culprit <code class=\"culprit\">333333333333</code>, "
+				       "confidence 50 %; <a class=\"mail\" "
+				       "href=\"bisect/r2/regression.eml\">"));
+	assert_non_null(strstr(sb.buf, "(bad): over budget</p>"));
+	/* The met crash is green with a red edge; the style says so for every met failure. */
+	assert_non_null(strstr(sb.buf, "td.met.status-crash"));
+	assert_non_null(strstr(sb.buf, "<td class=\"cell status-crash met\""));
+	f->in.nbisections = 0;
+	strbuf_reset(&sb);
+	report_format_html(&sb, &f->in);
+	assert_null(strstr(sb.buf, "Bisections"));
+	strbuf_release(&sb);
+}
+
 /* Text that is almost UTF-8 is shown byte by byte; real UTF-8 is kept. */
 static void test_text_is_made_safe(void **state)
 {
@@ -295,7 +333,7 @@ static void test_text_is_made_safe(void **state)
 
 	f->cells[1].crash = "ok \xc3\xbc, c1 \xc2\x9b, nonchar \xef\xbf\xbe, overlong \xc0\xaf, "
 			    "surrogate \xed\xa0\x80, cut \xe2\x82";
-	report_format_kcidb(&sb, &f->in);
+	kcidb_format(&sb, &f->in);
 	assert_non_null(strstr(sb.buf, "\"comment\": \"ok \xc3\xbc, c1 \\\\xc2\\\\x9b, nonchar "
 				       "\\\\xef\\\\xbf\\\\xbe, overlong \\\\xc0\\\\xaf, surrogate "
 				       "\\\\xed\\\\xa0\\\\x80, cut \\\\xe2\\\\x82\""));
@@ -348,12 +386,12 @@ static void test_kcidb_validates(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	assert_int_equal(report_write(&f->in), 0);
-	assert_int_equal(validate(f, "kcidb.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_equal(validate(f, "kcidb.json", KCIDB_SCHEMA), 0);
 	read_report(f, "kcidb.json", &sb);
-	assert_non_null(strstr(sb.buf, "\"version\": {\"major\": 4, \"minor\": 3}"));
+	assert_non_null(strstr(sb.buf, "\"version\": {\"major\": 5, \"minor\": 3}"));
 	assert_int_equal(count(sb.buf, "\"checkout_id\": "), 2);
 	assert_int_equal(count(sb.buf, "\"path\": \"fpu."), 8);
-	assert_int_equal(count(sb.buf, "\"status\": \"PASS\""), 2);
+	assert_int_equal(count(sb.buf, "\"status\": \"PASS\""), 2 + 2);
 	assert_int_equal(count(sb.buf, "\"status\": \"FAIL\""), 3);
 	assert_int_equal(count(sb.buf, "\"status\": \"ERROR\""), 1);
 	assert_int_equal(count(sb.buf, "\"status\": \"MISS\""), 1);
@@ -361,7 +399,10 @@ static void test_kcidb_validates(void **state)
 	assert_int_equal(count(sb.buf, "\"waived\": true"), 1);
 	assert_non_null(strstr(sb.buf, "{\"id\": \"fpubench:r1:unpatched:pentium3.3anofxsr:fpu_seed\", "
 				       "\"build_id\": \"fpubench:r1:unpatched\", \"origin\": \"fpubench\", "
-				       "\"path\": \"fpu.fpu_seed\", \"status\": \"FAIL\", \"waived\": true"));
+				       "\"path\": \"fpu.fpu_seed\", \"status\": \"FAIL\""));
+	assert_non_null(strstr(sb.buf, "\"misc\": {\"verdict\": \"crash\", \"expected\": \"crash\", "
+				       "\"met\": true, \"waived\": true"));
+	assert_int_equal(count(sb.buf, "\"status\": \"PASS\", \"misc\": {\"variant\""), 2);
 	assert_non_null(strstr(sb.buf, "\"environment\": {\"comment\": \"CPU setup pentium3:nofxsr\", "
 				       "\"misc\": {\"cpu\": \"pentium3\", \"cmdline\": \"nofxsr\", "
 				       "\"host\": \"qemu:///system\", \"fpu_mode\": \"FSAVE\"}}"));
@@ -392,13 +433,15 @@ static void test_validators_reject_broken_reports(void **state)
 	write_mutant(f, &junit, "bad.xml", "</testsuites>", "");
 	assert_int_not_equal(validate(f, "bad.xml", SCHEMAS "/junit.xsd"), 0);
 	write_mutant(f, &kcidb, "bad.json", "\"status\": \"FAIL\"", "\"status\": \"CRASH\"");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
 	write_mutant(f, &kcidb, "bad.json", "{\"id\": \"fpubench:r1:unpatched\"", "{\"id\": \"unpatched\"");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
 	write_mutant(f, &kcidb, "bad.json", "\"minor\": 3", "\"minor\": 9");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
-	write_mutant(f, &kcidb, "bad.json", "\"waived\": true", "\"waived\": null");
-	assert_int_not_equal(validate(f, "bad.json", SCHEMAS "/kcidb.v4.json"), 0);
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
+	write_mutant(f, &kcidb, "bad.json", "\"patchset_hash\": \"\"", "\"patchset_hash\": 1");
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
+	write_mutant(f, &kcidb, "bad.json", "\"major\": 5", "\"major\": 4");
+	assert_int_not_equal(validate(f, "bad.json", KCIDB_SCHEMA), 0);
 	strbuf_release(&junit);
 	strbuf_release(&kcidb);
 }
@@ -418,6 +461,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_html_shows_every_cell_escaped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_bisection_and_met_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_without_history, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_is_made_safe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_junit_validates_and_maps_expectations, setup,

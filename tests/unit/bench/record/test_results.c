@@ -113,7 +113,7 @@ static void test_write_makes_all_files(void **state)
 	assert_int_equal(file_read(runj, &sb), 0);
 	assert_non_null(strstr(sb.buf, "\"complete\": true"));
 	assert_non_null(strstr(sb.buf, "\"met\": 2"));
-	assert_non_null(strstr(sb.buf, "\"hosts\": [{\"uri\": \"test:///default\", \"jobs\": 2}]"));
+	assert_non_null(strstr(sb.buf, "\"hosts\": [\n    {\n      \"uri\": \"test:///default\",\n      \"jobs\": 2\n    }\n  ]"));
 	unlink(json);
 	unlink(ktap);
 	unlink(runj);

@@ -175,6 +175,10 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		  "'x.conf' line 4: key 'jobs' given twice in [run] (first on line 2)" },
 		{ "[tree a]\nsource = debian\nsource = git\n",
 		  "'x.conf' line 3: key 'source' given twice in [tree a] (first on line 2)" },
+		{ "[run]\nbisect = maybe\n", "'x.conf' line 2: bisect must be yes or no, not 'maybe'" },
+		{ "[run]\nbisect-budget = 0\n", "'x.conf' line 2: bad bisect-budget '0' (seconds, above 0)" },
+		{ "[report]\nfrom = nobody\n",
+		  "'x.conf' line 2: 'from' in [report] is no mail address: 'nobody'" },
 		{ "[run]\njobs = four\n", "'x.conf' line 2: bad jobs 'four' in [run] (expected 1 to 1024)" },
 		{ "[run]\njobs = 0\n", "'x.conf' line 2: bad jobs '0' in [run] (expected 1 to 1024)" },
 		{ "[run]\njobs = -3\n", "'x.conf' line 2: bad jobs '-3' in [run] (expected 1 to 1024)" },
@@ -231,6 +235,29 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		assert_string_equal(error_last(), bad[i].message);
 		assert_null(c);
 	}
+}
+
+/* A git tree's nightly bisects unless told not to; the mail's sender. */
+static void test_bisect_and_report_keys(void **state)
+{
+	struct conf *c;
+	const char text[] = "[run]\nbisect = no\nbisect-budget = 900\n"
+			    "[report]\nfrom = Zoë Ünal <zoe@example.org>\narchive = /m/lkml\n"
+			    "archive = /m/x86.mbox\n";
+
+	(void)state;
+	assert_int_equal(conf_parse(&c, "x.conf", "[run]\n", 6), 0);
+	assert_int_equal(c->bisect, CONF_UNSET);
+	assert_true(c->bisect_budget_s == 0);
+	assert_null(c->report_from);
+	conf_free(c);
+	assert_int_equal(conf_parse(&c, "x.conf", text, sizeof(text) - 1), 0);
+	assert_int_equal(c->bisect, CONF_NO);
+	assert_true(c->bisect_budget_s == 900);
+	assert_string_equal(c->report_from, "Zoë Ünal <zoe@example.org>");
+	assert_int_equal(c->narchives, 2);
+	assert_string_equal(c->archives[1], "/m/x86.mbox");
+	conf_free(c);
 }
 
 static void test_bytes_beyond_text(void **state)
@@ -406,6 +433,7 @@ int main(void)
 		cmocka_unit_test(test_every_section),
 		cmocka_unit_test(test_defaults_and_relative_anchors),
 		cmocka_unit_test(test_bad_inputs_name_file_and_line),
+		cmocka_unit_test(test_bisect_and_report_keys),
 		cmocka_unit_test(test_bytes_beyond_text),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_default_config_is_the_default_matrix),

@@ -1,0 +1,124 @@
+#include "nightly_bisect.h"
+
+#include "lib/clock.h"
+#include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/spawn.h"
+#include "lib/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* bisect's exit statuses (README "Bisecting"). */
+#define BISECT_VERIFIED 0
+#define BISECT_RANGE 2
+#define BISECT_ENDS 3
+#define BISECT_UNVERIFIED 4
+
+struct watch {
+	double deadline;
+	bool over;
+};
+
+static void check_budget(void *arg)
+{
+	struct watch *w = arg;
+
+	if (!w->over && clock_seconds() > w->deadline) {
+		w->over = true;
+		spawn_interrupt();
+	}
+}
+
+static const char *outcome_of(int status, bool over)
+{
+	if (over)
+		return "over budget";
+	switch (status) {
+	case BISECT_VERIFIED: return "culprit";
+	case BISECT_UNVERIFIED: return "unverified";
+	case BISECT_RANGE: return "range";
+	case BISECT_ENDS: return "ends not reproduced";
+	default: return "failed";
+	}
+}
+
+/* The value after `"key": ` in our own bisect.json, or NULL. */
+static const char *json_after(const char *json, const char *key)
+{
+	char *pattern = xasprintf("\"%s\": ", key);
+	const char *p = strstr(json, pattern);
+
+	p = p ? p + strlen(pattern) : NULL;
+	free(pattern);
+	return p;
+}
+
+int nightly_bisect(const struct nightly_bisect *in)
+{
+	struct record_target t;
+	struct strbuf json = STRBUF_INIT;
+	char culprit[GIT_OID_HEXSZ + 1] = "", link[256];
+	char *results = xasprintf("%s/bisect", in->s->run_dir);
+	char *log = xasprintf("%s/bisect.out", in->s->run_dir);
+	char *latest = xasprintf("%s/latest", results), *mail = NULL;
+	struct watch w = { .deadline = clock_seconds() + in->budget_s };
+	double confidence = 0;
+	int err, status;
+
+	if ((err = record_new_failure(in->rec, &t)) <= 0)
+		goto out;
+	/* This very binary, even if a rebuild has replaced its file since it started. */
+	const char *argv[] = { "/proc/self/exe", "bisect", "--repo", in->repo, "--good", t.good, "--bad", t.bad,
+			       "--cpu", t.cpu, "--test", t.test, "--results", results,
+			       "--cache", in->s->cfg.cache, "--config", in->conf_path, NULL };
+	printf("bisect: the new failure %s %s %s, between %.12s and %.12s (log: %s)\n", t.variant,
+	       t.cpu, t.test, t.good, t.bad, log);
+	fflush(stdout);
+	/* The child takes the cache lock and the libvirt root; this run is done with both. */
+	session_hand_over(in->s);
+	struct spawn_watch watch = { .stdin_fd = -1, .tick = check_budget, .arg = &w };
+	status = spawn_run_watched(argv, NULL, log, NULL, &watch);
+	char *path = xasprintf("%s/bisect.json", latest);
+	if (file_read(path, &json) == 0) {
+		const char *c = json_after(json.buf, "culprit");
+		if (c && *c == '"' && strspn(c + 1, "0123456789abcdef") == GIT_OID_HEXSZ)
+			snprintf(culprit, sizeof(culprit), "%.40s", c + 1);
+		/* The good end's confidence: the first one in the file. */
+		const char *conf = json_after(json.buf, "confidence");
+		if (conf)
+			confidence = strtod(conf, NULL);
+	}
+	error_clear();
+	free(path);
+	ssize_t ln = readlink(latest, link, sizeof(link) - 1);
+	if (ln > 0) {
+		link[ln] = '\0';
+		const char *id = strrchr(link, '/') ? strrchr(link, '/') + 1 : link;
+		mail = xasprintf("bisect/%s/regression.eml", id);
+		char *abs = xasprintf("%s/%s", in->s->run_dir, mail);
+		if (!file_exists(abs)) {
+			free(mail);
+			mail = NULL;
+		}
+		free(abs);
+	}
+	struct history_bisection b = {
+		.variant = t.variant, .cpu = t.cpu, .test = t.test, .good = t.good, .bad = t.bad,
+		.outcome = outcome_of(status, w.over), .culprit = *culprit ? culprit : NULL,
+		.confidence = confidence, .mail = mail,
+	};
+	printf("bisect: %s%s%.12s%s%s\n", b.outcome, b.culprit ? " " : "", culprit,
+	       mail ? ", report to send: " : "", mail ? mail : "");
+	err = record_bisection(in->rec, in->run, in->m, &b);
+out:
+	record_target_release(&t);
+	strbuf_release(&json);
+	free(mail);
+	free(latest);
+	free(log);
+	free(results);
+	return err;
+}

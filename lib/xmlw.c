@@ -1,0 +1,88 @@
+#include "xmlw.h"
+
+#include "error.h"
+#include "xalloc.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#include <libxml/xmlwriter.h>
+
+#define WRITER(x) ((xmlTextWriterPtr)(x)->writer)
+
+void xmlw_begin(struct xmlw *x)
+{
+	x->buf = xmlBufferCreate();
+	x->writer = x->buf ? xmlNewTextWriterMemory(x->buf, 0) : NULL;
+	x->failed = !x->writer || xmlTextWriterSetIndent(WRITER(x), 1) < 0 ||
+		    xmlTextWriterSetIndentString(WRITER(x), BAD_CAST "  ") < 0;
+}
+
+static void attributes(struct xmlw *x, va_list ap)
+{
+	const char *name;
+
+	while (!x->failed && (name = va_arg(ap, const char *))) {
+		const char *value = va_arg(ap, const char *);
+
+		x->failed = xmlTextWriterWriteAttribute(WRITER(x), BAD_CAST name,
+							BAD_CAST value) < 0;
+	}
+}
+
+void xmlw_open(struct xmlw *x, const char *name, ...)
+{
+	va_list ap;
+
+	if (x->failed)
+		return;
+	x->failed = xmlTextWriterStartElement(WRITER(x), BAD_CAST name) < 0;
+	va_start(ap, name);
+	attributes(x, ap);
+	va_end(ap);
+}
+
+void xmlw_close(struct xmlw *x)
+{
+	if (!x->failed)
+		x->failed = xmlTextWriterEndElement(WRITER(x)) < 0;
+}
+
+void xmlw_element(struct xmlw *x, const char *name, const char *text, ...)
+{
+	va_list ap;
+
+	if (x->failed)
+		return;
+	x->failed = xmlTextWriterStartElement(WRITER(x), BAD_CAST name) < 0;
+	va_start(ap, text);
+	attributes(x, ap);
+	va_end(ap);
+	if (text)
+		xmlw_text(x, text);
+	xmlw_close(x);
+}
+
+void xmlw_text(struct xmlw *x, const char *text)
+{
+	if (!x->failed)
+		x->failed = xmlTextWriterWriteString(WRITER(x), BAD_CAST text) < 0;
+}
+
+int xmlw_finish(struct xmlw *x, const char *what, char **out)
+{
+	int err = 0;
+
+	if (!x->failed)
+		x->failed = xmlTextWriterEndDocument(WRITER(x)) < 0;
+	if (x->writer)
+		xmlFreeTextWriter(WRITER(x));	/* flushes into the buffer */
+	if (x->failed)
+		err = error_set(ERR_GENERIC, "cannot write the XML of %s", what);
+	else
+		*out = xstrdup((const char *)xmlBufferContent(x->buf));
+	if (x->buf)
+		xmlBufferFree(x->buf);
+	x->buf = x->writer = NULL;
+	return err;
+}

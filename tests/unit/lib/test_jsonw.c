@@ -1,0 +1,40 @@
+/* jsonw: what json-c writes for the bench, from any bytes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "lib/jsonw.h"
+
+#include <string.h>
+
+static void test_strings_become_valid_json(void **state)
+{
+	struct json_object *o = json_object_new_object();
+
+	(void)state;
+	json_object_object_add(o, "path", jsonw_string("/a/b \"q\"\n\x01"));
+	json_object_object_add(o, "broken", jsonw_string("caf\xe9 \xc3\xa9"));
+	json_object_object_add(o, "none", jsonw_string(NULL));
+	assert_string_equal(jsonw_text(o), "{\n"
+					    "  \"path\": \"/a/b \\\"q\\\"\\n\\u0001\",\n"
+					    "  \"broken\": \"caf\xef\xbf\xbd \xc3\xa9\",\n"
+					    "  \"none\": null\n"
+					    "}");
+	/* What it wrote reads back as the same document. */
+	struct json_object *back = json_tokener_parse(jsonw_text(o));
+	assert_non_null(back);
+	assert_string_equal(json_object_get_string(json_object_object_get(back, "broken")),
+			    "caf\xef\xbf\xbd \xc3\xa9");
+	json_object_put(back);
+	json_object_put(o);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strings_become_valid_json),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
