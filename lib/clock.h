@@ -7,4 +7,7 @@
 /* Seconds on CLOCK_MONOTONIC: only differences mean anything. */
 double clock_seconds(void);
 
+/* Sleeps for about `seconds`, however often a signal interrupts it. */
+void clock_sleep(double seconds);
+
 #endif

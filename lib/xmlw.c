@@ -18,6 +18,20 @@ void xmlw_begin(struct xmlw *x)
 		    xmlTextWriterSetIndentString(WRITER(x), BAD_CAST "  ") < 0;
 }
 
+void xmlw_begin_document(struct xmlw *x)
+{
+	xmlw_begin(x);
+	if (!x->failed)
+		x->failed = xmlTextWriterStartDocument(WRITER(x), "1.0", "UTF-8", NULL) < 0;
+}
+
+void xmlw_attribute(struct xmlw *x, const char *name, const char *value)
+{
+	if (!x->failed && value)
+		x->failed = xmlTextWriterWriteAttribute(WRITER(x), BAD_CAST name,
+							BAD_CAST value) < 0;
+}
+
 static void attributes(struct xmlw *x, va_list ap)
 {
 	const char *name;

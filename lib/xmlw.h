@@ -22,8 +22,14 @@ struct xmlw {
 /* Starts a document without an XML declaration, indented by two spaces. */
 void xmlw_begin(struct xmlw *x);
 
+/* The same, with an XML declaration naming UTF-8 first. */
+void xmlw_begin_document(struct xmlw *x);
+
 /* Opens <name attrs...>. */
 void xmlw_open(struct xmlw *x, const char *name, ...) __attribute__((sentinel));
+
+/* One more attribute on the element just opened; nothing for a NULL value. */
+void xmlw_attribute(struct xmlw *x, const char *name, const char *value);
 
 /* Closes the innermost open element. */
 void xmlw_close(struct xmlw *x);

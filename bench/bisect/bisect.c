@@ -368,8 +368,11 @@ static void log_step(struct strbuf *sb, const struct bisect_step *s)
 	char hex[GIT_OID_HEXSZ + 1];
 
 	git_oid_tostr(hex, sizeof(hex), &s->commit);
-	strbuf_addf(sb, "# %s: [%s] %s\ngit bisect %s %s\n", verdict_words[s->verdict], hex,
-		    s->subject ? s->subject : "", verdict_words[s->verdict], hex);
+	strbuf_addf(sb, "# %s: [%s] %s\n", verdict_words[s->verdict], hex, s->subject ? s->subject : "");
+	/* Why, as a comment `git bisect replay` passes over: "another bug: ...", "does not build". */
+	if (s->verdict == BISECT_SKIP && s->note)
+		strbuf_addf(sb, "# skipped: %s\n", s->note);
+	strbuf_addf(sb, "git bisect %s %s\n", verdict_words[s->verdict], hex);
 }
 
 void bisect_format_log(struct strbuf *sb, const struct bisect *b,

@@ -363,6 +363,9 @@ static int lifecycle_event(virConnectPtr conn, virDomainPtr dom, int event, int 
 	return 0;
 }
 
+/* How long the embedded driver waits for a bench that is exiting to free its root. */
+#define EMBED_PIDFILE_WAIT_S 30.0
+
 int guest_conn_open(struct guest_conn **out, const char *uri)
 {
 	struct guest_conn *gc = xcalloc(1, sizeof(*gc));
@@ -397,6 +400,17 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 		goto fail;
 	}
 	gc->conn = virConnectOpen(uri);
+	/*
+	 * The root's driver.pid is locked by whichever process runs the
+	 * embedded driver, until that process exits.  The cache lock we hold
+	 * says no other bench uses the root, so a holder is one on its way
+	 * out: it dropped the cache lock and has not exited yet.  Wait for it.
+	 */
+	for (double waited = 0; root && !gc->conn && !interrupted && waited < EMBED_PIDFILE_WAIT_S &&
+	     strstr(virt_message(), "pid file"); waited += 0.1) {
+		clock_sleep(0.1);
+		gc->conn = virConnectOpen(uri);
+	}
 	if (!gc->conn) {
 		err = error_set(ERR_LIBVIRT, "cannot connect to libvirt at '%s': %s", uri, virt_message());
 		goto fail;

@@ -44,6 +44,7 @@ int cmd_run(struct options *o);
 int cmd_test(struct options *o);
 int cmd_bisect(struct options *o);
 int cmd_history(struct options *o);
+int cmd_console(struct options *o);
 int cmd_provenance(struct options *o);
 
 /*

@@ -27,7 +27,16 @@ struct bisect_ctx {
 	double started;
 	int steps_done;
 	double step_seconds;
+	char *crash;		/* the title of BAD's crash: the bug bisected, or NULL */
+	char *last_crash;	/* the first crash title of the commit tested last */
 };
+
+/* A crash titled unlike BAD's is another bug (unless --any-crash): it says nothing of this one. */
+static bool another_bug(const struct bisect_ctx *c, const struct matrix_cell *cell)
+{
+	return c->crash && !c->o->any_crash && cell->status == VERDICT_CRASH && cell->crash &&
+	       strcmp(cell->crash, c->crash) != 0;
+}
 
 /* Builds and boots one commit `runs` times; any failing boot makes it bad. */
 static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *step)
@@ -35,7 +44,7 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	struct bisect_ctx *c = arg;
 	struct session *s = c->s;
 	struct matrix *m = NULL;
-	struct strbuf note = STRBUF_INIT;
+	struct strbuf note = STRBUF_INIT, other = STRBUF_INIT;
 	double start = clock_seconds();
 	int err, untestable_runs = 0;
 
@@ -62,6 +71,8 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	}
 	/* Cells come round by round, each round with the same number of cells. */
 	size_t per_round = m->ncells / (size_t)c->o->runs;
+	free(c->last_crash);
+	c->last_crash = NULL;
 	for (int r = 0; r < c->o->runs; r++) {
 		bool failed = false, untestable = false;
 
@@ -70,8 +81,15 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 
 			if (cell->no_init || cell->status == VERDICT_ERROR) {
 				untestable = true;
+			} else if (cmd_test_selected(c->o, cell->test) && another_bug(c, cell)) {
+				if (!other.len)
+					strbuf_addf(&other, "another bug: %s %s %s", cell->cpu->spec, cell->test,
+						    cell->crash);
+				untestable = true;
 			} else if (cmd_test_selected(c->o, cell->test) &&
 				   !verdict_meets(cell->status, VERDICT_PASS)) {
+				if (!c->last_crash && cell->crash)
+					c->last_crash = xstrdup(cell->crash);
 				if (!failed && note.len < 200)
 					strbuf_addf(&note, "%s%s %s %s", note.len ? "; " : "",
 						    cell->cpu->spec, cell->test, verdict_name(cell->status));
@@ -87,9 +105,10 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	step->verdict = step->failed_runs ? BISECT_BAD
 			: untestable_runs ? BISECT_SKIP : BISECT_GOOD;
 	if (step->verdict == BISECT_SKIP)
-		strbuf_addstr(&note, "the guest never reached init");
+		strbuf_addstr(&note, other.len ? other.buf : "the guest never reached init");
 	step->note = note.len ? strbuf_detach(&note) : NULL;
 	strbuf_release(&note);
+	strbuf_release(&other);
 	matrix_free(m);
 	return 0;
 }
@@ -388,6 +407,12 @@ static int bisect_command(struct session *s, const struct options *o)
 	if ((err = test_once(&c, s->tree->repo, NULL, &good, &good_end)) < 0 ||
 	    (err = test_once(&c, s->tree->repo, NULL, &bad, &bad_end)) < 0)
 		goto out;
+	/* BAD's crash is the bug: a step that crashes otherwise shows another one. */
+	c.crash = c.last_crash;
+	c.last_crash = NULL;
+	if (c.crash)
+		printf("bisect: BAD crashes with '%s'%s\n", c.crash,
+		       o->any_crash ? "; --any-crash: any crash counts" : "");
 	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
 		if (good_end.verdict != BISECT_GOOD)
 			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
@@ -432,6 +457,8 @@ static int bisect_command(struct session *s, const struct options *o)
 	if (v.have_parent && v.parent.verdict == BISECT_GOOD && v.culprit.verdict == BISECT_BAD)
 		bisect_tell(s, o, b, &good_end, &bad_end, &v);
 out:
+	free(c.crash);
+	free(c.last_crash);
 	bisect_step_release(&good_end);
 	bisect_step_release(&bad_end);
 	bisect_step_release(&v.parent);

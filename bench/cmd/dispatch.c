@@ -22,6 +22,7 @@ static const struct {
 	{ CMD_TEST, cmd_test, false },
 	{ CMD_BISECT, cmd_bisect, false },
 	{ CMD_HISTORY, cmd_history, false },
+	{ CMD_CONSOLE, cmd_console, true },
 	{ CMD_PROVENANCE, cmd_provenance, true },
 };
 

@@ -59,6 +59,9 @@ static const struct opt opt_table[] = {
 	  "a commit that passes" },
 	{ "bad", 0, "REV", CMD_BISECT, OPT_STRING, FIELD(bad), 0, 0,
 	  "a commit that fails" },
+	{ "any-crash", 0, NULL, CMD_BISECT, OPT_FLAG, FIELD(any_crash), 0, 0,
+	  "count a step's crash as bad whatever its title (default: a crash titled unlike "
+	  "BAD's is another bug and the step is skipped)" },
 	{ "runs", 0, "N", CMD_BISECT, OPT_LONG, FIELD(runs), 1, 100,
 	  "boot each step N times; any failing boot makes it bad (default: 1)" },
 	{ "fragment", 0, "FILE", CMD_BISECT, OPT_STRING, FIELD(fragment), 0, 0,

@@ -68,6 +68,7 @@ struct options {
 	double timeout_s;
 	bool list;
 	bool all;
+	bool any_crash;		/* bisect: a crash with another title is bad, not skipped */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;

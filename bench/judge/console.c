@@ -1,5 +1,7 @@
 #include "console.h"
 
+#include "crash.h"
+
 #include "lib/ctype.h"
 #include "lib/error.h"
 #include "ktap.h"
@@ -10,16 +12,6 @@
 #include <string.h>
 
 #define NO_TEST SIZE_MAX
-
-/* A crash report whose title still waits for its EIP line. */
-struct crash {
-	bool open;
-	bool prefix;		/* a die() line that follows is part of it */
-	int lines_left;
-	size_t test;		/* the window it started in, or NO_TEST */
-	struct strbuf kind;	/* "fpu exception": the title is "KIND in FUNC" */
-	struct strbuf fallback;	/* the title when no function turns up: "KIND [at FILE:LINE]" */
-};
 
 /* What the scan needs per test beyond struct console_test. */
 struct test_state {
@@ -36,23 +28,14 @@ struct scanner {
 	struct test_state *ts;	/* parallel to r->tests */
 	size_t alloc;
 	size_t cur;		/* the test whose window this is, or NO_TEST */
-	int window_reports;	/* reports begun in this window */
-	struct crash crash;
+	struct crash_scanner *crashes;
+	size_t *report_test;	/* per crash report: the window it began in, or NO_TEST */
+	size_t report_alloc;
 };
-
-static bool is_symbol(char c)
-{
-	return ctype_is_alpha(c) || ctype_is_digit(c) || c == '_' || c == '.';
-}
 
 static struct ktap_span span_at(const char *p, size_t len)
 {
 	return (struct ktap_span){ p, len };
-}
-
-static struct ktap_span span_str(const char *s)
-{
-	return span_at(s, strlen(s));
 }
 
 static bool span_starts(struct ktap_span s, const char *prefix)
@@ -117,235 +100,35 @@ static char *text_dup(struct ktap_span s)
 	return text_finish(&sb);
 }
 
-/* Crash reports. */
+/* Crash reports (crash.h): each belongs to the window it began in. */
 
-/* "f+0x42/0x57" somewhere in s: f, or an empty span. */
-static struct ktap_span span_find_function(struct ktap_span s)
+static void scan_crash(struct scanner *sc, const char *p, size_t n)
 {
-	const char *end = s.ptr + s.len;
+	long i = crash_scanner_line(sc->crashes, p, n);
 
-	for (const char *p = s.ptr; (p = memmem(p, (size_t)(end - p), "+0x", 3)); p++) {
-		const char *q = p + 3, *start = p;
-
-		while (q < end && ctype_is_xdigit(*q))
-			q++;
-		if (q == p + 3 || end - q < 4 || memcmp(q, "/0x", 3) != 0 || !ctype_is_xdigit(q[3]))
-			continue;
-		while (start > s.ptr && is_symbol(start[-1]))
-			start--;
-		if (start < p)
-			return span_at(start, (size_t)(p - start));
+	if (i < 0)
+		return;
+	if ((size_t)i >= sc->report_alloc) {
+		sc->report_alloc = sc->report_alloc ? sc->report_alloc * 2 : 8;
+		sc->report_test = xrealloc(sc->report_test, sc->report_alloc * sizeof(*sc->report_test));
 	}
-	return span_at(s.ptr, 0);
-}
-
-/* "scheduling while atomic: swapper/0" -> "scheduling while atomic": the variable part goes. */
-static struct ktap_span span_cut_detail(struct ktap_span s)
-{
-	static const char *const seps[] = { " in ", " at ", " on ", " for ", " - ", ",", ":", "!" };
-
-	for (size_t i = 0; i < sizeof(seps) / sizeof(seps[0]); i++) {
-		const char *p = span_find(s, seps[i]);
-
-		if (p)
-			s.len = (size_t)(p - s.ptr);
-	}
-	while (s.len && s.ptr[s.len - 1] == ' ')
-		s.len--;
-	return s;
-}
-
-/*
- * The kind of a die() line, "STR: 0000 [#1] ...": STR (words only) without the
- * "Oops: " newer kernels put before it and without its detail after ','
- * ("general protection fault, probably for non-canonical address ...").
- */
-static bool die_kind(struct ktap_span body, struct ktap_span *kind)
-{
-	const char *end = body.ptr + body.len;
-
-	for (const char *p = body.ptr; (p = memmem(p, (size_t)(end - p), " [#", 3)); p++) {
-		const char *q = p;
-
-		if (end - p < 4 || !ctype_is_digit(p[3]))
-			continue;
-		while (q > body.ptr && ctype_is_xdigit(q[-1]))
-			q--;
-		if (p - q < 4 || q - body.ptr < 3 || memcmp(q - 2, ": ", 2) != 0)
-			continue;
-		*kind = span_at(body.ptr, (size_t)(q - 2 - body.ptr));
-		if (kind->len > 6)
-			ktap_span_eat(kind, "Oops: ");
-		const char *comma = memchr(kind->ptr, ',', kind->len);
-		if (comma)
-			kind->len = (size_t)(comma - kind->ptr);
-		/* die()'s strings are words ("divide error"); this keeps KTAP and noise out. */
-		for (size_t i = 0; i < kind->len; i++)
-			if (!ctype_is_alpha(kind->ptr[i]) && kind->ptr[i] != ' ')
-				return false;
-		return kind->len && ctype_is_alpha(kind->ptr[0]);
-	}
-	return false;
-}
-
-/* Hands a finished title to the test whose window the report began in, and to the report. */
-static void crash_attach(struct scanner *sc, size_t test, struct strbuf *title)
-{
-	char *s = text_finish(title);
-
-	if (test != NO_TEST && !sc->r->tests[test].crash)
-		sc->r->tests[test].crash = xstrdup(s);
-	if (!sc->r->crash) {
-		sc->r->crash = s;
-		s = NULL;
-	}
-	free(s);
-}
-
-/* Ends the open report with `title`. */
-static void crash_end(struct scanner *sc, struct strbuf *title)
-{
-	struct crash *c = &sc->crash;
-
-	c->open = false;
-	crash_attach(sc, c->test, title);
-	strbuf_release(&c->kind);
-	strbuf_release(&c->fallback);
-}
-
-/* Ends the open report, if any, without a function: its fallback title. */
-static void crash_close(struct scanner *sc)
-{
-	if (sc->crash.open)
-		crash_end(sc, &sc->crash.fallback);
-}
-
-static void crash_begin(struct scanner *sc)
-{
-	crash_close(sc);
-	sc->window_reports++;
+	sc->report_test[i] = sc->cur;
 	if (sc->cur != NO_TEST)
 		sc->ts[sc->cur].crashed = true;
 }
 
-/* A report whose title is complete on its first line. */
-static void crash_report(struct scanner *sc, const char *prefix, struct ktap_span text)
+/* Hands each report's title to the test whose window it began in, and the first to the boot. */
+static void crash_titles(struct scanner *sc)
 {
-	struct strbuf title = STRBUF_INIT;
+	crash_scanner_finish(sc->crashes);
+	for (size_t i = 0; i < crash_scanner_count(sc->crashes); i++) {
+		const char *title = crash_scanner_report(sc->crashes, i)->title;
+		size_t test = sc->report_test[i];
 
-	crash_begin(sc);
-	text_addstr(&title, prefix);
-	text_addspan(&title, text);
-	crash_attach(sc, sc->cur, &title);
-}
-
-/* A report that waits for its EIP line; `loc` (FILE:LINE) may be empty. */
-static void crash_open(struct scanner *sc, struct ktap_span kind, struct ktap_span loc, bool prefix)
-{
-	struct crash *c = &sc->crash;
-
-	crash_begin(sc);
-	c->open = true;
-	c->prefix = prefix;
-	c->lines_left = CONSOLE_EIP_WINDOW;
-	c->test = sc->cur;
-	text_addspan(&c->kind, kind);
-	text_addspan(&c->fallback, kind);
-	if (loc.len) {
-		text_addstr(&c->fallback, " at ");
-		text_addspan(&c->fallback, loc);
-	}
-}
-
-/* Where a kernel BUG or WARNING was: "FILE:LINE" after " at ", or an empty span. */
-static struct ktap_span span_location(struct ktap_span s, const char *stop)
-{
-	const char *at = span_find(s, " at ");
-
-	if (at)
-		s = span_at(at + 4, s.len - (size_t)(at + 4 - s.ptr));
-	else if (!ktap_span_eat(&s, "at "))
-		return span_at(s.ptr, 0);
-	size_t n = 0;
-	while (n < s.len && s.ptr[n] != ' ' && !memchr(stop, s.ptr[n], strlen(stop)))
-		n++;
-	s.len = n;
-	return span_find_function(s).len ? span_at(s.ptr, 0) : s;
-}
-
-static void scan_warning(struct scanner *sc, struct ktap_span rest)
-{
-	if (span_starts(rest, "CPU: ") || span_starts(rest, "at ")) {
-		/* __warn(): "CPU: 0 PID: 1 at FILE:LINE FUNC+0x1/0x2". */
-		struct ktap_span func = span_find_function(rest), loc = span_location(rest, "");
-
-		if (func.len) {
-			crash_report(sc, "WARNING in ", func);
-			return;
-		}
-		crash_open(sc, span_str("WARNING"), loc, false);
-		return;
-	}
-	crash_report(sc, "WARNING: ", span_cut_detail(rest));
-}
-
-/* what: the text after "BUG: " in body. */
-static void scan_bug(struct scanner *sc, struct ktap_span body, struct ktap_span what)
-{
-	what = span_cut_detail(what);
-	if (!what.len) {
-		crash_report(sc, "BUG", what);
-		return;
-	}
-	struct ktap_span kind = span_at(body.ptr, (size_t)(what.ptr + what.len - body.ptr));
-	/* Only faults dump registers; other BUG:s have no EIP line of their own. */
-	if (span_starts(what, "unable to handle") || span_is(what, "kernel NULL pointer dereference"))
-		crash_open(sc, kind, span_at(kind.ptr, 0), true);
-	else
-		crash_report(sc, "", kind);
-}
-
-/* The function of an "EIP: ..." line, if the line is one. */
-static bool eip_function(struct ktap_span body, struct ktap_span *func)
-{
-	if (!ktap_span_eat(&body, "EIP: ") && !ktap_span_eat(&body, "RIP: ") &&
-	    !ktap_span_eat(&body, "EIP is at "))
-		return false;
-	*func = span_find_function(body);
-	return func->len > 0;
-}
-
-static void scan_crash(struct scanner *sc, struct ktap_span body)
-{
-	struct crash *c = &sc->crash;
-	struct ktap_span rest = body, kind, func;
-
-	if (c->open && eip_function(body, &func)) {
-		struct strbuf title = STRBUF_INIT;
-
-		text_addspan(&title, span_at(c->kind.buf, c->kind.len));
-		text_addstr(&title, " in ");
-		text_addspan(&title, func);
-		crash_end(sc, &title);
-		return;
-	}
-	if (ktap_span_eat(&rest, "BUG: ")) {
-		scan_bug(sc, body, rest);
-	} else if (ktap_span_eat(&rest, "WARNING: ")) {
-		scan_warning(sc, rest);
-	} else if (ktap_span_eat(&rest, "kernel BUG at ")) {
-		crash_open(sc, span_str("kernel BUG"), span_location(body, "!"), true);
-	} else if (ktap_span_eat(&rest, "Kernel panic - not syncing: ")) {
-		crash_close(sc);
-		if (!sc->window_reports)
-			crash_report(sc, "kernel panic: ", rest);
-	} else if (die_kind(body, &kind)) {
-		if (!c->open || !c->prefix)
-			crash_open(sc, kind, span_at(kind.ptr, 0), false);
-	} else if (ktap_span_eat(&rest, "---[ end")) {
-		crash_close(sc);
-	} else if (c->open && --c->lines_left <= 0) {
-		crash_close(sc);
+		if (test != NO_TEST && !sc->r->tests[test].crash)
+			sc->r->tests[test].crash = xstrdup(title);
+		if (!sc->r->crash)
+			sc->r->crash = xstrdup(title);
 	}
 }
 
@@ -400,7 +183,7 @@ static size_t test_add(struct scanner *sc, int index, struct ktap_span name)
 static void window_start(struct scanner *sc, size_t test)
 {
 	sc->cur = test;
-	sc->window_reports = 0;
+	crash_scanner_fence(sc->crashes);
 }
 
 static void test_begin(struct scanner *sc, struct ktap_span rest)
@@ -554,7 +337,7 @@ static void scan_line(struct scanner *sc, const char *p, size_t n)
 	struct ktap_line l;
 
 	ktap_parse_line(&l, p, n);
-	scan_crash(sc, l.body);
+	scan_crash(sc, p, n);
 	scan_fpu_mode(sc, l.body);
 	scan_lifecycle(sc, &l);
 	if (l.kind == KTAP_OTHER)
@@ -570,7 +353,7 @@ static void scan_finish(struct scanner *sc)
 {
 	struct console_report *r = sc->r;
 
-	crash_close(sc);
+	crash_titles(sc);
 	for (size_t i = 0; i < r->ntests; i++) {
 		struct console_test *t = &r->tests[i];
 		struct test_state *s = &sc->ts[i];
@@ -598,8 +381,7 @@ int console_scan(const char *buf, size_t len, struct console_report **out)
 	sc.r = xcalloc(1, sizeof(*sc.r));
 	sc.r->planned = -1;
 	sc.r->resumed_at = 1;
-	strbuf_init(&sc.crash.kind);
-	strbuf_init(&sc.crash.fallback);
+	sc.crashes = crash_scanner_new();
 	for (const char *p = buf; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *next = nl ? nl + 1 : end;
@@ -608,8 +390,8 @@ int console_scan(const char *buf, size_t len, struct console_report **out)
 		p = next;
 	}
 	scan_finish(&sc);
-	strbuf_release(&sc.crash.kind);
-	strbuf_release(&sc.crash.fallback);
+	crash_scanner_free(sc.crashes);
+	free(sc.report_test);
 	free(sc.ts);
 	*out = sc.r;
 	return 0;

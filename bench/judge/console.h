@@ -40,23 +40,11 @@
  *    subtest's name with the diagnostics that follow it ("wait4: expected
  *    si_code 3 (FPE_FLTDIV), got 0"), joined by "; ".
  *
- * Crash titles (syzkaller style) come from a report's first line and the
- * function of the first "EIP: f+0x1/0x2" ("RIP:", "EIP is at") line within
- * CONSOLE_EIP_WINDOW lines, before the next report or "---[ end":
- *    fpu exception: 0000 [#1]        -> fpu exception in FUNC
- *    Oops/general protection fault/invalid opcode/any die() line alike
- *    BUG: unable to handle ..., BUG: kernel NULL pointer dereference
- *                                    -> BUG: <that> in FUNC
- *    BUG: X                          -> BUG: X, cut at " in ", ",", ":" ...
- *    WARNING: CPU: 0 PID: 1 at f.c:1 func+0x1/0x2  -> WARNING in func
- *    kernel BUG at f.c:12!           -> kernel BUG in FUNC
- *    Kernel panic - not syncing: MSG -> kernel panic: MSG
- * Without a function the title is the kind alone ("fpu exception"), or
- * "kernel BUG at f.c:12" / "WARNING at f.c:1".  The die() line that
- * follows a BUG: or kernel BUG line belongs to that report.  A panic is a
- * report of its own only when no report came before it in the same window
- * (else it is that report's consequence): the lead's "no earlier report
- * in the boot", narrowed so that a panic in a later test still gets a title.
+ * Crash reports are found and titled by crash.h's scanner, which every
+ * line goes through: a report belongs to the window it began in, and a
+ * test's window boundary is a fence for crash.h's panic rule (a panic is
+ * a report of its own only when no report came before it in the window).
+ * The boot's crash is the first report's title.
  */
 #ifndef FPUBENCH_CONSOLE_H
 #define FPUBENCH_CONSOLE_H
@@ -68,7 +56,6 @@
 
 #define CONSOLE_TEXT_MAX 200	/* bytes of one name, reason, title or cpu line */
 #define CONSOLE_MAX_TESTS 1024
-#define CONSOLE_EIP_WINDOW 40	/* lines after a report's first line */
 
 struct console_test {		/* one top-level KTAP test of the guest */
 	int index;		/* 1-based, as in KTAP */

@@ -104,6 +104,7 @@ enum history_change {
 	HISTORY_CHANGE_NEW_FAILURE,	/* pass (or skip) before, fail/crash/timeout now */
 	HISTORY_CHANGE_FIXED,		/* fail/crash/timeout before, pass now */
 	HISTORY_CHANGE_FLAKY,		/* flipped status at least twice in the last 10 runs */
+	HISTORY_CHANGE_CRASH,		/* crashed before and now, under another title: another bug */
 };
 
 struct history_change_entry {
@@ -115,6 +116,8 @@ struct history_change_entry {
 	enum verdict now;
 	enum verdict *recent;	/* its statuses in the last 10 runs, oldest first */
 	size_t nrecent;		/* at least 1: the last is `now` */
+	char *crash_before;	/* HISTORY_CHANGE_CRASH: the titles then and now */
+	char *crash_now;
 };
 
 struct history_diff {
@@ -141,7 +144,8 @@ size_t history_diff_count(const struct history_diff *d, enum history_change chan
 /*
  * The diff as readable lines: a summary, then one line an entry
  * ("new failure: patched 486 fpu_seed: pass -> crash",
- * "flaky: patched 486 fpu_seed (pass crash pass)").
+ * "flaky: patched 486 fpu_seed (pass crash pass)",
+ * "crash changed: patched 486 fpu_seed: WARNING in f -> kernel BUG in g").
  */
 void history_diff_print(FILE *f, const struct history_diff *d);
 
@@ -153,6 +157,7 @@ struct history_strip {
 	enum verdict *statuses;
 	int64_t *run_ids;
 	size_t n;
+	char *crash;		/* its crash title in the strip's own run, or NULL */
 };
 
 struct history_strips {

@@ -471,6 +471,7 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 		[HISTORY_CHANGE_NEW_FAILURE] = { "new-failures", "New failures" },
 		[HISTORY_CHANGE_FIXED] = { "fixed", "Fixed" },
 		[HISTORY_CHANGE_FLAKY] = { "flaky", "Flaky (flipped at least twice in the last 10 runs)" },
+		[HISTORY_CHANGE_CRASH] = { "crash-changed", "Crash title changed (another bug)" },
 	};
 
 	strbuf_addstr(sb, "<h2>Compared with the previous run</h2>\n");
@@ -498,6 +499,14 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 			xml_text(sb, e->cpu);
 			strbuf_addch(sb, ' ');
 			xml_text(sb, e->test);
+			if (e->change == HISTORY_CHANGE_CRASH) {
+				strbuf_addstr(sb, "</code>: ");
+				xml_text(sb, e->crash_before);
+				strbuf_addstr(sb, " &#8594; ");
+				xml_text(sb, e->crash_now);
+				strbuf_addstr(sb, "</li>\n");
+				continue;
+			}
 			strbuf_addf(sb, "</code>: <span class=\"status-%s\">%s</span> &#8594; "
 				    "<span class=\"status-%s\">%s</span></li>\n", report_status_name(e->before),
 				    report_status_name(e->before), report_status_name(e->now), report_status_name(e->now));
@@ -639,188 +648,6 @@ void report_format_html(struct strbuf *sb, const struct report_input *in)
 	html_provenance(sb, in);
 	strbuf_addstr(sb, "</body>\n</html>\n");
 	free(hosts.uris);
-}
-
-enum junit_result { JUNIT_PASS, JUNIT_FAILURE, JUNIT_ERROR, JUNIT_SKIPPED };
-
-/* The mapping report.h explains: CI follows the expectations. */
-static enum junit_result junit_result(const struct matrix_cell *c)
-{
-	if (c->met)
-		return c->status == VERDICT_SKIP ? JUNIT_SKIPPED : JUNIT_PASS;
-	if (c->status == VERDICT_TIMEOUT || c->status == VERDICT_ERROR)
-		return JUNIT_ERROR;
-	return JUNIT_FAILURE;
-}
-
-/* Jenkins reads the classname's dots as packages, so a name keeps none. */
-static void junit_class_part(struct strbuf *sb, const char *s)
-{
-	char *copy = xstrdup(s);
-
-	for (char *p = copy; *p; p++)
-		if (*p == '.')
-			*p = '_';
-	xml_text(sb, copy);
-	free(copy);
-}
-
-static void junit_system_out(struct strbuf *sb, const struct report_input *in,
-			     const struct matrix_cell *c)
-{
-	struct strbuf tail = STRBUF_INIT;
-	bool cut = false;
-
-	strbuf_addf(sb, "<system-out>status %s, expected %s (%s)\n", report_status_name(c->status),
-		    report_status_name(c->expected), c->met ? "met" : "NOT met");
-	if (c->crash) {
-		strbuf_addstr(sb, "crash: ");
-		xml_text(sb, c->crash);
-		strbuf_addch(sb, '\n');
-	}
-	if (c->reason) {
-		strbuf_addstr(sb, "reason: ");
-		xml_text(sb, c->reason);
-		strbuf_addch(sb, '\n');
-	}
-	if (c->fpu_mode) {
-		strbuf_addstr(sb, "fpu mode: ");
-		xml_text(sb, c->fpu_mode);
-		strbuf_addch(sb, '\n');
-	}
-	strbuf_addstr(sb, "host: ");
-	xml_text(sb, c->host ? c->host : "unknown");
-	strbuf_addch(sb, '\n');
-	if (report_console_tail(in, c, &tail, &cut)) {
-		strbuf_addstr(sb, "console: ");
-		xml_text(sb, c->console);
-		strbuf_addstr(sb, cut ? ", its end:\n" : ":\n");
-		/* report_add_safe() already ran on the tail. */
-		strbuf_add_xml(sb, tail.buf);
-	} else {
-		strbuf_addstr(sb, "console: none readable\n");
-	}
-	strbuf_addstr(sb, "</system-out>\n");
-	strbuf_release(&tail);
-}
-
-static void junit_testcase(struct strbuf *sb, const struct report_input *in,
-			   const struct matrix_cell *c)
-{
-	enum junit_result r = junit_result(c);
-	const char *message = c->crash ? c->crash : c->reason;
-
-	strbuf_addstr(sb, "    <testcase classname=\"fpubench.");
-	junit_class_part(sb, c->kernel->variant);
-	strbuf_addch(sb, '.');
-	junit_class_part(sb, c->cpu->spec);
-	strbuf_addch(sb, '"');
-	xml_attr(sb, "name", c->test);
-	strbuf_addf(sb, " time=\"%.3f\">\n", c->duration_s > 0 ? c->duration_s : 0.0);
-	if (r == JUNIT_SKIPPED) {
-		strbuf_addstr(sb, "      <skipped");
-		xml_attr(sb, "message", c->reason ? c->reason : "skipped");
-		strbuf_addstr(sb, "/>\n");
-	} else if (r != JUNIT_PASS) {
-		const char *tag = r == JUNIT_ERROR ? "error" : "failure";
-		char *unmet = xasprintf("expected %s, got %s", report_status_name(c->expected),
-					report_status_name(c->status));
-
-		strbuf_addf(sb, "      <%s", tag);
-		xml_attr(sb, "message", message ? message : unmet);
-		xml_attr(sb, "type", report_status_name(c->status));
-		strbuf_addstr(sb, ">");
-		xml_text(sb, unmet);
-		strbuf_addf(sb, "</%s>\n", tag);
-		free(unmet);
-	}
-	strbuf_addstr(sb, "      ");
-	junit_system_out(sb, in, c);
-	strbuf_addstr(sb, "    </testcase>\n");
-}
-
-static void junit_property(struct strbuf *sb, const char *name, const char *value)
-{
-	if (!value || !*value)
-		return;
-	strbuf_addstr(sb, "      <property");
-	xml_attr(sb, "name", name);
-	xml_attr(sb, "value", value);
-	strbuf_addstr(sb, "/>\n");
-}
-
-struct junit_counts {
-	size_t tests, results[JUNIT_SKIPPED + 1];
-	double time;
-};
-
-static void junit_count(struct junit_counts *n, const struct matrix_cell *c)
-{
-	n->tests++;
-	n->results[junit_result(c)]++;
-	n->time += c->duration_s > 0 ? c->duration_s : 0;
-}
-
-static void junit_counts_attrs(struct strbuf *sb, const struct junit_counts *n)
-{
-	strbuf_addf(sb, " tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" time=\"%.3f\"",
-		    n->tests, n->results[JUNIT_FAILURE], n->results[JUNIT_ERROR],
-		    n->results[JUNIT_SKIPPED], n->time);
-}
-
-void report_format_junit(struct strbuf *sb, const struct report_input *in)
-{
-	const struct matrix *m = in->m;
-	struct junit_counts all = { 0 };
-	struct layout l;
-
-	layout_build(&l, m);
-	for (size_t i = 0; i < m->ncells; i++)
-		junit_count(&all, &m->cells[i]);
-	strbuf_addstr(sb, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"fpubench");
-	if (in->run->id) {
-		strbuf_addch(sb, ' ');
-		xml_text(sb, in->run->id);
-	}
-	strbuf_addch(sb, '"');
-	junit_counts_attrs(sb, &all);
-	strbuf_addstr(sb, ">\n");
-	for (size_t r = 0; r < l.nrows; r++) {
-		const struct matrix_cell *first = l.rows[r];
-		struct junit_counts n = { 0 };
-		bool one_host = true;
-
-		for (size_t i = 0; i < m->ncells; i++) {
-			if (!same_row(&m->cells[i], first))
-				continue;
-			junit_count(&n, &m->cells[i]);
-			one_host &= str_equal(m->cells[i].host, first->host);
-		}
-		strbuf_addstr(sb, "  <testsuite name=\"");
-		xml_text(sb, first->kernel->variant);
-		strbuf_addch(sb, ' ');
-		xml_text(sb, first->cpu->spec);
-		strbuf_addch(sb, '"');
-		junit_counts_attrs(sb, &n);
-		xml_attr(sb, "timestamp", in->run->started);
-		xml_attr(sb, "hostname", one_host ? first->host : NULL);
-		strbuf_addstr(sb, ">\n    <properties>\n");
-		strbuf_addstr(sb, "      <property name=\"variant\"");
-		xml_attr(sb, "value", first->kernel->variant);
-		strbuf_addstr(sb, "/>\n");
-		junit_property(sb, "commit", first->kernel->commit);
-		junit_property(sb, "build_id", first->kernel->build_id);
-		junit_property(sb, "kernel_version", first->kernel->version);
-		junit_property(sb, "cpu", first->cpu->cpu);
-		junit_property(sb, "cmdline", first->cpu->cmdline);
-		strbuf_addstr(sb, "    </properties>\n");
-		for (size_t i = 0; i < m->ncells; i++)
-			if (same_row(&m->cells[i], first))
-				junit_testcase(sb, in, &m->cells[i]);
-		strbuf_addstr(sb, "  </testsuite>\n");
-	}
-	strbuf_addstr(sb, "</testsuites>\n");
-	layout_release(&l);
 }
 
 int report_write(const struct report_input *in)

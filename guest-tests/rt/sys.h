@@ -53,6 +53,11 @@ static inline long sys_open(const char *path, int flags)
 	return sys_call3(__NR_open, (long)path, flags, 0);
 }
 
+static inline long sys_mount(const char *source, const char *target, const char *type)
+{
+	return sys_call5(__NR_mount, (long)source, (long)target, (long)type, 0, 0);
+}
+
 static inline long sys_close(int fd)
 {
 	return sys_call3(__NR_close, fd, 0, 0);

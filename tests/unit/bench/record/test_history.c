@@ -93,6 +93,7 @@ static void assert_query(const char *path, const char *sql, const char *expected
 struct cellspec {
 	const char *variant, *cpu, *test;
 	enum verdict status;
+	const char *crash;	/* a crash's title; NULL: "fpu exception in fpu__restore" */
 };
 
 enum run_end { RUN_COMPLETE, RUN_INTERRUPTED, RUN_LEFT_RUNNING };
@@ -128,7 +129,8 @@ static int64_t add_run(struct tmpdb *t, struct history *h, const char *line,
 		const struct history_cell c = {
 			.kernel_id = kernels[k], .cpu = cells[i].cpu, .cmdline = "", .test = cells[i].test,
 			.status = cells[i].status,
-			.crash = cells[i].status == VERDICT_CRASH ? "fpu exception in fpu__restore" : NULL,
+			.crash = cells[i].status != VERDICT_CRASH ? NULL
+				 : cells[i].crash ? cells[i].crash : "fpu exception in fpu__restore",
 			.host = "test:///default", .duration_s = 1.5, .console = "/tmp/run/c.log",
 		};
 		assert_int_equal(history_add_cell(h, run, &c), 0);
@@ -525,7 +527,7 @@ static void test_compare_new_failures_and_fixed(void **state)
 	assert_string_equal(d->entries[1].variant, "unpatched");
 	assert_int_equal(d->entries[2].change, HISTORY_CHANGE_FIXED);
 	text = print_diff(d);
-	assert_string_equal(text, "compared with run 1: new failures 2, fixed 1, flaky 0\n"
+	assert_string_equal(text, "compared with run 1: new failures 2, fixed 1, flaky 0, crash changed 0\n"
 			    "new failure: patched 486 fpu_seed: pass -> crash\n"
 			    "new failure: unpatched 486 fpu_seed: skip -> fail\n"
 			    "fixed: patched 486 x87_ctx: crash -> pass\n");
@@ -576,6 +578,40 @@ static void test_kernel_commits_and_bisections(void **state)
 	assert_int_equal(sqlite3_column_type(st, 3), SQLITE_NULL);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+}
+
+/* A cell that crashed before and crashes now under another title shows another bug. */
+static void test_compare_crash_title_changed(void **state)
+{
+	struct tmpdb *t = *state;
+	const struct cellspec before[] = {
+		{ "patched", "486", "fpu_seed", VERDICT_CRASH, "WARNING in fpu__drop" },
+		{ "patched", "486", "x87_ctx", VERDICT_CRASH, "kernel BUG in fpu__clear" },
+	};
+	const struct cellspec now[] = {
+		{ "patched", "486", "fpu_seed", VERDICT_CRASH, "INFO: task hung in fpu__drop" },
+		{ "patched", "486", "x87_ctx", VERDICT_CRASH, "kernel BUG in fpu__clear" },
+	};
+	struct history *h = NULL;
+	struct history_diff *d = NULL;
+	int64_t run;
+	char *text;
+
+	assert_int_equal(history_open(&h, t->path), 0);
+	add_run(t, h, "L", before, 2, RUN_COMPLETE);
+	run = add_run(t, h, "L", now, 2, RUN_COMPLETE);
+	assert_int_equal(history_compare(h, run, &d), 0);
+	assert_int_equal(d->nentries, 1);
+	assert_int_equal(d->entries[0].change, HISTORY_CHANGE_CRASH);
+	assert_string_equal(d->entries[0].crash_before, "WARNING in fpu__drop");
+	assert_string_equal(d->entries[0].crash_now, "INFO: task hung in fpu__drop");
+	text = print_diff(d);
+	assert_string_equal(text, "compared with run 1: new failures 0, fixed 0, flaky 0, crash changed 1\n"
+			    "crash changed: patched 486 fpu_seed: WARNING in fpu__drop -> "
+			    "INFO: task hung in fpu__drop\n");
+	free(text);
+	history_diff_free(d);
+	history_free(h);
 }
 
 /* The previous run is the last complete one of the same line. */
@@ -833,6 +869,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compare_without_previous_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_new_failures_and_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kernel_commits_and_bisections, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_crash_title_changed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_within_the_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_flaky_rule, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_flaky_over_interrupted_runs, setup,
