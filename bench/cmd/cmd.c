@@ -45,12 +45,16 @@ static void options_from_conf(struct options *o, const struct conf *c)
 		o->jobs = c->jobs;
 	if (!o->timeout_s)
 		o->timeout_s = c->timeout_s;
-	for (size_t i = 0; !o->cpus.n && i < c->nsetups; i++)
-		optlist_push(&o->cpus, c->setups[i]);
-	for (size_t i = 0; !o->tests.n && i < c->ntests; i++)
-		optlist_push(&o->tests, c->tests[i]);
-	for (size_t i = 0; !o->archives.n && i < c->narchives; i++)
-		optlist_push(&o->archives, c->archives[i]);
+	/* A list given on the command line replaces the file's; tested once, not per item. */
+	if (!o->cpus.n)
+		for (size_t i = 0; i < c->nsetups; i++)
+			optlist_push(&o->cpus, c->setups[i]);
+	if (!o->tests.n)
+		for (size_t i = 0; i < c->ntests; i++)
+			optlist_push(&o->tests, c->tests[i]);
+	if (!o->archives.n)
+		for (size_t i = 0; i < c->narchives; i++)
+			optlist_push(&o->archives, c->archives[i]);
 	o->report_from = c->report_from;
 	o->bisect = c->bisect;
 	o->bisect_budget_s = c->bisect_budget_s;

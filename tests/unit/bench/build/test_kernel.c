@@ -844,8 +844,8 @@ static void test_version_parse(void **state)
 	char v[64];
 
 	(void)state;
-	assert_int_equal(kernel_version_parse("m", "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\nNAME = x\n",
-					      78, v, sizeof(v)), 0);
+	const char *mk = "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\nNAME = x\n";
+	assert_int_equal(kernel_version_parse("m", mk, strlen(mk), v, sizeof(v)), 0);
 	assert_string_equal(v, "6.12.118");
 	const char *rc = "VERSION = 7\r\nPATCHLEVEL = 1\r\nSUBLEVEL = 0\r\nEXTRAVERSION = -rc3\r\n";
 	assert_int_equal(kernel_version_parse("m", rc, strlen(rc), v, sizeof(v)), 0);
