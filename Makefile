@@ -42,7 +42,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check check-layout unit e2e fuzz bench flake clean
+.PHONY: all deps guest run check check-layout check-trees unit e2e fuzz bench flake clean
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -92,6 +92,12 @@ bench: all
 
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $$t; done
+
+# Every kernel a user tests (tests/e2e/trees.sh): both Debian trees in one
+# cache, a two-tree nightly and a tree without the 486.  It builds five
+# kernels, about 20 minutes cold on 2 cores, so it is not part of check.
+check-trees: all
+	tests/e2e/trees.sh $(BUILD)/fpubench
 
 # The layers of the sources: what each folder may include.
 check-layout:
