@@ -44,15 +44,20 @@ static void attributes(struct xmlw *x, va_list ap)
 	}
 }
 
+/* <name, then the attributes ap holds. */
+static void open_element(struct xmlw *x, const char *name, va_list ap)
+{
+	if (!x->failed)
+		x->failed = xmlTextWriterStartElement(WRITER(x), BAD_CAST name) < 0;
+	attributes(x, ap);
+}
+
 void xmlw_open(struct xmlw *x, const char *name, ...)
 {
 	va_list ap;
 
-	if (x->failed)
-		return;
-	x->failed = xmlTextWriterStartElement(WRITER(x), BAD_CAST name) < 0;
 	va_start(ap, name);
-	attributes(x, ap);
+	open_element(x, name, ap);
 	va_end(ap);
 }
 
@@ -66,11 +71,8 @@ void xmlw_element(struct xmlw *x, const char *name, const char *text, ...)
 {
 	va_list ap;
 
-	if (x->failed)
-		return;
-	x->failed = xmlTextWriterStartElement(WRITER(x), BAD_CAST name) < 0;
 	va_start(ap, text);
-	attributes(x, ap);
+	open_element(x, name, ap);
 	va_end(ap);
 	if (text)
 		xmlw_text(x, text);
