@@ -1,5 +1,6 @@
 #include "nightly_bisect.h"
 
+#include "boot/guest.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -63,7 +64,7 @@ int nightly_bisect(const struct nightly_bisect *in)
 	char culprit[GIT_OID_HEXSZ + 1] = "", link[256];
 	char *results = xasprintf("%s/bisect", in->s->run_dir);
 	char *log = xasprintf("%s/bisect.out", in->s->run_dir);
-	char *latest = xasprintf("%s/latest", results), *mail = NULL;
+	char *latest = xasprintf("%s/latest", results), *mail = NULL, *root = NULL, *uri = NULL;
 	struct watch w = { .deadline = clock_seconds() + in->budget_s };
 	double confidence = 0;
 	int err, status;
@@ -71,9 +72,16 @@ int nightly_bisect(const struct nightly_bisect *in)
 	if ((err = record_new_failure(in->rec, &t)) <= 0)
 		goto out;
 	/* This very binary, even if a rebuild has replaced its file since it started. */
+	/*
+	 * The embedded driver keeps its root's pid file locked until this
+	 * process exits, so a child on the embedded driver gets a root of its own.
+	 */
+	root = xasprintf("%s/libvirt-bisect", in->s->cfg.cache);
+	uri = guest_embed_uri(root);
 	const char *argv[] = { "/proc/self/exe", "bisect", "--repo", in->repo, "--good", t.good, "--bad", t.bad,
 			       "--cpu", t.cpu, "--test", t.test, "--results", results,
-			       "--cache", in->s->cfg.cache, "--config", in->conf_path, NULL };
+			       "--cache", in->s->cfg.cache, "--config", in->conf_path,
+			       in->s->cfg.nhosts ? NULL : "--uri", uri, NULL };
 	printf("bisect: the new failure %s %s %s, between %.12s and %.12s (log: %s)\n", t.variant,
 	       t.cpu, t.test, t.good, t.bad, log);
 	fflush(stdout);
@@ -114,6 +122,8 @@ int nightly_bisect(const struct nightly_bisect *in)
 	       mail ? ", report to send: " : "", mail ? mail : "");
 	err = record_bisection(in->rec, in->run, in->m, &b);
 out:
+	free(root);
+	free(uri);
 	record_target_release(&t);
 	strbuf_release(&json);
 	free(mail);
