@@ -263,6 +263,8 @@ check "an unreadable patch exits 128" status_is 128 "$FPUBENCH" test --patch "$W
 check "the error names the patch" grep -q "^fpubench: patch '$WORK' is not a readable file$" "$WORK/err"
 check "an unknown test exits 129" status_is 129 "$FPUBENCH" test --test no_such --cpu "$FSAVE_CPU"
 check "the error names the test" grep -q "^fpubench: unknown test 'no_such'" "$WORK/err"
+check "--version names the commit the bench was built from" \
+	sh -c "'$FPUBENCH' --version | grep -q '^fpubench [0-9a-f]\{7,\}'"
 check "test --list names what each test guards" \
 	sh -c "'$FPUBENCH' test --list | grep -q '^fpu_seed  *f994d99cf140 (\"x86-32, fpu: Fix FPU exception'"
 printf '[run]\njbos = 2\n' >"$WORK/bad.conf"
