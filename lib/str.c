@@ -83,3 +83,8 @@ const char *str_nearest(const char *word, const char *const *names, size_t n)
 	}
 	return best <= (limit ? limit : 1) ? nearest : NULL;
 }
+
+bool str_equal(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}

@@ -5,7 +5,11 @@
 #ifndef FPUBENCH_STR_H
 #define FPUBENCH_STR_H
 
+#include <stdbool.h>
 #include <stddef.h>
+
+/* Whether a and b are equal strings, or both NULL. */
+bool str_equal(const char *a, const char *b);
 
 /*
  * Splits s in place into words separated by blanks (space, tab, CR) and

@@ -6,7 +6,6 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
-#include "nightly_bisect.h"
 #include "record/results.h"
 #include "run/record.h"
 
@@ -114,11 +113,38 @@ char *cmd_fragment_path(const struct options *o)
 	return o->fragment ? xstrdup(o->fragment) : xasprintf("%s/fpu.config", o->patches);
 }
 
+int cmd_read_tests(const struct options *o, struct strlist *names, struct strlist *guards)
+{
+	char *path = xasprintf("%s/tests.list", o->guest_dir);
+	struct strbuf list = STRBUF_INIT;
+	int err;
+
+	if (!file_exists(path))
+		err = error_set(ERR_NOTFOUND, "no test list '%s' (run make first)", path);
+	else if ((err = file_read(path, &list)) == 0) {
+		/* Each line is NAME, a tab and what it guards (guest-tests/Makefile). */
+		for (char *line = list.buf, *next; *line; line = next) {
+			char *tab = strchr(line, '\t');
+
+			next = line + strcspn(line, "\n");
+			if (*next)
+				*next++ = '\0';
+			if (tab)
+				*tab = '\0';
+			strlist_push(names, xstrdup(line));
+			strlist_push(guards, xstrdup(tab ? tab + 1 : ""));
+		}
+	}
+	strbuf_release(&list);
+	free(path);
+	return err;
+}
+
 /* Test names must be the guest's, as its build lists them (a testing aid's guest has no list). */
 static int check_tests(const struct options *o)
 {
+	struct strlist names = STRLIST_INIT, guards = STRLIST_INIT;
 	char *list_path = xasprintf("%s/tests.list", o->guest_dir);
-	struct strbuf list = STRBUF_INIT;
 	int err = 0;
 
 	/* The names go on the guest's kernel command line (fpubench_tests=A,B). */
@@ -128,21 +154,14 @@ static int check_tests(const struct options *o)
 			err = error_set(ERR_USAGE, "test name '%s' is not letters, digits and '_'",
 					o->tests.v[i]);
 
-	if (!err && o->tests.n && file_exists(list_path) && (err = file_read(list_path, &list)) == 0) {
-		/* Each line is NAME, a tab and what it guards (guest-tests/Makefile). */
-		char *text = xasprintf("\n%s", list.buf);
-
-		for (size_t i = 0; i < o->tests.n && !err; i++) {
-			char *line = xasprintf("\n%s\t", o->tests.v[i]);
-
-			if (!strstr(text, line))
+	if (!err && o->tests.n && file_exists(list_path) &&
+	    (err = cmd_read_tests(o, &names, &guards)) == 0)
+		for (size_t i = 0; i < o->tests.n && !err; i++)
+			if (!strlist_contains(&names, o->tests.v[i]))
 				err = error_set(ERR_USAGE, "unknown test '%s' (see 'fpubench test --list')",
 						o->tests.v[i]);
-			free(line);
-		}
-		free(text);
-	}
-	strbuf_release(&list);
+	strlist_release(&names);
+	strlist_release(&guards);
 	free(list_path);
 	return err;
 }

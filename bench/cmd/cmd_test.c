@@ -12,26 +12,13 @@
 /* --list: the guest's tests and what each guards, as its build lists them. */
 static int list_tests(const struct options *o)
 {
-	char *path = xasprintf("%s/tests.list", o->guest_dir);
-	struct strbuf list = STRBUF_INIT;
-	int err;
+	struct strlist names = STRLIST_INIT, guards = STRLIST_INIT;
+	int err = cmd_read_tests(o, &names, &guards);
 
-	if (!file_exists(path))
-		err = error_set(ERR_NOTFOUND, "no test list '%s' (run make first)", path);
-	else if ((err = file_read(path, &list)) == 0) {
-		for (char *line = list.buf, *next; *line; line = next) {
-			char *tab = strchr(line, '\t');
-
-			next = line + strcspn(line, "\n");
-			if (*next)
-				*next++ = '\0';
-			if (tab)
-				*tab = '\0';
-			printf("%-18s %s\n", line, tab ? tab + 1 : "");
-		}
-	}
-	strbuf_release(&list);
-	free(path);
+	for (size_t i = 0; i < names.n && !err; i++)
+		printf("%-18s %s\n", names.v[i], guards.v[i]);
+	strlist_release(&names);
+	strlist_release(&guards);
 	return err;
 }
 

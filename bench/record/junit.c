@@ -5,6 +5,7 @@
  */
 #include "report.h"
 
+#include "lib/str.h"
 #include "lib/strbuf.h"
 #include "lib/xmlw.h"
 
@@ -41,21 +42,21 @@ static bool same_suite(const struct matrix_cell *a, const struct matrix_cell *b)
 	       strcmp(a->cpu->spec, b->cpu->spec) == 0;
 }
 
-static bool same_host(const char *a, const char *b)
+/* Jenkins reads the classname's dots as packages, so a name keeps none. */
+static char *undotted(const char *s)
 {
-	return a == b || (a && b && strcmp(a, b) == 0);
+	char *copy = xstrdup(s);
+
+	for (char *p = copy; *p; p++)
+		*p = *p == '.' ? '_' : *p;
+	return copy;
 }
 
-/* Jenkins reads the classname's dots as packages, so a name keeps none. */
 static char *class_name(const struct matrix_cell *c)
 {
-	char *variant = xstrdup(c->kernel->variant), *spec = xstrdup(c->cpu->spec), *name;
+	char *variant = undotted(c->kernel->variant), *spec = undotted(c->cpu->spec);
+	char *name = xasprintf("fpubench.%s.%s", variant, spec);
 
-	for (char *p = variant; *p; p++)
-		*p = *p == '.' ? '_' : *p;
-	for (char *p = spec; *p; p++)
-		*p = *p == '.' ? '_' : *p;
-	name = xasprintf("fpubench.%s.%s", variant, spec);
 	free(variant);
 	free(spec);
 	return name;
@@ -155,7 +156,7 @@ static void testsuite(struct xmlw *x, const struct report_input *in, size_t firs
 		if (!same_suite(&m->cells[i], f))
 			continue;
 		count(&n, &m->cells[i]);
-		one_host &= same_host(m->cells[i].host, f->host);
+		one_host &= str_equal(m->cells[i].host, f->host);
 	}
 	strbuf_addf(&name, "%s %s", f->kernel->variant, f->cpu->spec);
 	xmlw_open(x, "testsuite", "name", name.buf, "tests", n.text[0], "failures", n.text[1],

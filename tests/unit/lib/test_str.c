@@ -50,12 +50,25 @@ static void test_nearest(void **state)
 	assert_null(str_nearest("x", features, 0));
 }
 
+static void test_equal(void **state)
+{
+	char a[] = "6.1", b[] = "6.1";
+
+	(void)state;
+	assert_true(str_equal(a, b));	/* by content, not by pointer */
+	assert_true(str_equal(NULL, NULL));
+	assert_false(str_equal(a, NULL));
+	assert_false(str_equal(NULL, b));
+	assert_false(str_equal("6.1", "6.12"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_split_words),
 		cmocka_unit_test(test_trimmed),
 		cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_equal),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
