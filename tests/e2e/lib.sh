@@ -1,5 +1,6 @@
 # Sourced by the end-to-end scripts: each check prints "ok N - what" or
 # "not ok N - what", and summary closes with the counts and the status.
+# The sourcing script sets WORK, a scratch directory of its own.
 
 passed=0
 failed=0
@@ -16,6 +17,19 @@ check() {	# check WHAT COMMAND...: passes when COMMAND succeeds
 		echo "not ok $n - $what"
 		failed=$((failed + 1))
 	fi
+}
+
+status_is() {	# status_is WANT COMMAND...: runs COMMAND, compares its exit status
+	want=$1
+	shift
+	"$@" >"$WORK/out" 2>"$WORK/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "# expected exit $want, got $got from: $*"
+		sed 's/^/# /' "$WORK/out" "$WORK/err" | tail -n 30
+		return 1
+	fi
+	return 0
 }
 
 summary() {

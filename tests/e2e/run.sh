@@ -17,19 +17,6 @@ FXSAVE_CPU=${E2E_FXSAVE_CPU:-qemu32}
 
 . "$ROOT/tests/e2e/lib.sh"
 
-status_is() {	# status_is WANT COMMAND...: runs COMMAND, compares its exit status
-	want=$1
-	shift
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		echo "# expected exit $want, got $got from: $*"
-		sed 's/^/# /' "$WORK/out" "$WORK/err" | tail -n 30
-		return 1
-	fi
-	return 0
-}
-
 cell() {	# cell KERNEL CPU TEST: prints "status crash" of a results.json cell
 	python3 - "$1" "$2" "$3" "$RESULTS/latest/results.json" <<'PY'
 import json, sys

@@ -28,19 +28,6 @@ FSAVE_CPU=pentium2,-fxsr
 
 . "$ROOT/tests/e2e/lib.sh"
 
-status_is() {	# status_is WANT COMMAND...: runs COMMAND, compares its exit status
-	want=$1
-	shift
-	"$@" >"$WORK/out" 2>"$WORK/err"
-	got=$?
-	if [ "$got" -ne "$want" ]; then
-		echo "# expected exit $want, got $got from: $*"
-		sed 's/^/# /' "$WORK/out" "$WORK/err" | tail -n 30
-		return 1
-	fi
-	return 0
-}
-
 version_of() {	# version_of TARBALL: the version its top Makefile gives, read here on our own
 	tar -xO --auto-compress -f "$1" --wildcards --no-wildcards-match-slash --occurrence=1 '*/Makefile' |
 		awk -F' *= *' '$1 == "VERSION" { v = $2 } $1 == "PATCHLEVEL" { p = $2 }
