@@ -434,8 +434,12 @@ int kernel_tree_version(const struct kernel_tree *t, const git_oid *commit, char
 	int err;
 
 	if ((err = kernel_tree_read_file(t, commit, "Makefile", &text)) < 0) {
-		/* No top Makefile: not a kernel at all, which is a missing input. */
-		err = error_set(ERR_NOTFOUND, "'%s' is not a kernel tree: it has no Makefile", what);
+		/*
+		 * No top Makefile: not a kernel at all, which is a missing input.
+		 * A Makefile or commit that cannot be read keeps its own message.
+		 */
+		if (err == ERR_NOTFOUND)
+			err = error_set(ERR_NOTFOUND, "'%s' is not a kernel tree: it has no Makefile", what);
 		goto out;
 	}
 	if ((err = kernel_version_parse(what, text.buf, text.len, version, sizeof(version))) < 0 ||

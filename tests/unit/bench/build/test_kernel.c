@@ -882,10 +882,16 @@ static void test_tree_dir_refused(void **state)
 	char *plain = source_copy(fx, "plain", "rm Makefile");
 	char *old = source_copy(fx, "old", "sed -i 's/^VERSION = 6/VERSION = 4/' Makefile");
 	char *arm = source_copy(fx, "arm", "rm -r arch/x86");
+	/* A Makefile that cannot be read (root reads any file, not a directory). */
+	char *unreadable = source_copy(fx, "unreadable", "rm Makefile && mkdir Makefile");
 	struct kernel_tree *t = NULL;
 
 	assert_int_equal(kernel_tree_open_dir(&t, cache, plain), ERR_NOTFOUND);
 	char *want = xasprintf("'%s' is not a kernel tree: it has no Makefile", plain);
+	assert_string_equal(error_last(), want);
+	free(want);
+	assert_int_equal(kernel_tree_open_dir(&t, cache, unreadable), ERR_GENERIC);
+	want = xasprintf("cannot read '%s/Makefile': Is a directory", unreadable);
 	assert_string_equal(error_last(), want);
 	free(want);
 	assert_int_equal(kernel_tree_open_dir(&t, cache, old), ERR_INPUT);
@@ -900,6 +906,7 @@ static void test_tree_dir_refused(void **state)
 	free(plain);
 	free(old);
 	free(arm);
+	free(unreadable);
 }
 
 /* A tarball of the fixture's tree made to say another version. */
