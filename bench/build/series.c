@@ -8,12 +8,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The words of a line without its # comment, as str_split_words() counts them. */
-static size_t line_words(char *line, char **words, size_t max)
+/*
+ * Cuts the line at *cursor (advanced to the next line, NULL after the last;
+ * empty lines count, so line numbers stay right) and returns the words
+ * before its # comment, as str_split_words() counts them.
+ */
+static size_t next_line_words(char **cursor, int *lineno, char **words, size_t max)
 {
-	char *hash = strchr(line, '#');
+	char *line = *cursor, *hash;
 
-	if (hash)
+	*cursor = strchr(line, '\n');
+	if (*cursor)
+		*(*cursor)++ = '\0';
+	(*lineno)++;
+	if ((hash = strchr(line, '#')))
 		*hash = '\0';
 	return str_split_words(line, words, max);
 }
@@ -22,20 +30,14 @@ int series_parse(struct series **out, const char *dir, const char *name,
 		 const char *text)
 {
 	struct series *s = xcalloc(1, sizeof(*s));
-	char *copy = xstrdup(text), *save = NULL;
+	char *copy = xstrdup(text), *cursor = copy;
 	int lineno = 0, err = 0;
 
 	s->dir = xstrdup(dir);
-	/* strtok_r would skip empty lines and miscount them. */
-	for (char *line = copy; line; line = save) {
+	while (cursor) {
 		char *words[3];
-		size_t n;
+		size_t n = next_line_words(&cursor, &lineno, words, 3);
 
-		save = strchr(line, '\n');
-		if (save)
-			*save++ = '\0';
-		lineno++;
-		n = line_words(line, words, 3);
 		if (n == 0)
 			continue;
 		if (n > 2 || (n == 2 && strcmp(words[1], "-p1") != 0)) {
@@ -65,18 +67,13 @@ static const char *patch_basename(const char *path)
 
 int series_parse_variants(struct series *s, const char *name, const char *text)
 {
-	char *copy = xstrdup(text), *save = NULL;
+	char *copy = xstrdup(text), *cursor = copy;
 	int lineno = 0, err = 0;
 
-	for (char *line = copy; line; line = save) {
+	while (cursor) {
 		char *words[3];
-		size_t n, count = 0;
+		size_t n = next_line_words(&cursor, &lineno, words, 3), count = 0;
 
-		save = strchr(line, '\n');
-		if (save)
-			*save++ = '\0';
-		lineno++;
-		n = line_words(line, words, 3);
 		if (n == 0)
 			continue;
 		if (n != 2) {

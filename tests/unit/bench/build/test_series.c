@@ -37,6 +37,10 @@ static void test_bad_series_lines_are_named(void **state)
 	assert_int_equal(series_parse(&s, "p", "series", "a.patch\nb.patch -p0\n"), ERR_INPUT);
 	assert_string_equal(error_last(), "series 'series' line 2: only 'PATCH [-p1]' is supported");
 	assert_null(s);
+	/* Empty and comment lines count: the number is the editor's. */
+	assert_int_equal(series_parse(&s, "p", "series", "\n# c\na.patch\n\nb.patch -p0\n"), ERR_INPUT);
+	assert_string_equal(error_last(), "series 'series' line 5: only 'PATCH [-p1]' is supported");
+	assert_null(s);
 }
 
 static void test_bad_variants(void **state)
