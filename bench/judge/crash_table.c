@@ -21,6 +21,8 @@ const struct format crash_formats[] = {
 	{ "BUG: KASAN:", "^BUG: KASAN: ([a-z-]+) in ", "KASAN: %1 %A in %F",
 	  .parts = { AT(" in "), TRACE, FRAMES }, .skip = "kernel_fault|tag_check|mem_abort|^el1_|^el1h_",
 	  .flags = F_ACCESS },
+	/* Before 4.11 a wild or null access was "on address ADDR", with no function. */
+	{ "BUG: KASAN:", "^BUG: KASAN: ([a-z-]+) on address", "KASAN: %1 %A", .flags = F_ACCESS },
 	{ "BUG: KASAN:", "^BUG: KASAN: (.*)$", "KASAN: %1", .flags = F_CORRUPTED },
 	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", .parts = { FRAMES },
 	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb" },
