@@ -89,8 +89,11 @@ static const char *strip_frame(const char *frame)
 	return best;
 }
 
-/* A frame of parts[which]: every frame goes to its guessed list, a reliable one also to frames. */
-static void frame_add(struct open_report *o, int which, const char *func, size_t n, bool guess)
+/*
+ * A frame of parts[which]: every frame goes to its guessed list, a reliable
+ * one also to frames.  A raw one is never skipped.
+ */
+static void frame_add(struct open_report *o, int which, const char *func, size_t n, bool guess, bool raw)
 {
 	struct frames *lists[2] = { guess ? NULL : &o->frames[which], &o->guessed[which] };
 	char name[FUNC_MAX];
@@ -104,8 +107,8 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 			continue;
 		if (!named) {
 			copy_text(name, sizeof(name), func, n);
-			skipped = regexec(&crash_rx.skip, name, 0, NULL, 0) == 0 ||
-				  (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0);
+			skipped = !raw && (regexec(&crash_rx.skip, name, 0, NULL, 0) == 0 ||
+					   (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0));
 			named = true;
 		}
 		if (!skipped)
@@ -129,7 +132,7 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 		if (crash_is_stack_start(text)) {
 			o->part[which]++;
 		} else if ((n = crash_frame_at(text, &func, &guess))) {
-			frame_add(o, which, func, n, guess);
+			frame_add(o, which, func, n, guess, false);
 			o->after_frame[which] = true;
 			return;
 		} else if (o->after_frame[which] && o->guessed[which].n) {
@@ -140,7 +143,7 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 	case P_RIP:
 		if (crash_rip_at(text, &func, &n)) {
 			if (n)
-				frame_add(o, which, func, n, false);
+				frame_add(o, which, func, n, false, false);
 			o->bad_ip |= !n;
 			o->part[which]++;
 		}
@@ -154,9 +157,10 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 			o->part[which]++;
 		return;
 	case P_CAPTURE:
+	case P_NAME:
 		if ((q = strstr(text, p->needle))) {
 			if ((n = crash_func_after(q + strlen(p->needle), &func)))
-				frame_add(o, which, func, n, false);
+				frame_add(o, which, func, n, false, p->kind == P_NAME);
 			o->part[which]++;
 		}
 		return;

@@ -29,6 +29,7 @@ enum part_kind {
 	P_FRAMES,	/* the frames that follow, up to the next stack's start */
 	P_LINE,		/* a line holding one of the '|'-separated needles */
 	P_CAPTURE,	/* a line holding the needle, then "[<pc>] " and f+... : f */
+	P_NAME,		/* the same, but f names the report even if it is a frame to skip */
 };
 
 struct part {
@@ -41,6 +42,8 @@ struct part {
 #define FRAMES { P_FRAMES, NULL }
 #define LINE(s) { P_LINE, s }
 #define AT(s) { P_CAPTURE, s }
+/* syzkaller's report-line captures (lockdep's "at: f"): no frame list is skipped over. */
+#define NAME(s) { P_NAME, s }
 
 /* Which of the frames found names the report. */
 enum extractor {
