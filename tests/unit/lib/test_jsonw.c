@@ -31,10 +31,28 @@ static void test_strings_become_valid_json(void **state)
 	json_object_put(o);
 }
 
+/* Seconds and confidences keep the digits asked for, and read back as the number. */
+static void test_fixed_numbers(void **state)
+{
+	struct json_object *a = json_object_new_array();
+
+	(void)state;
+	json_object_array_add(a, jsonw_fixed(1.5, 3));
+	json_object_array_add(a, jsonw_fixed(0.87654, 2));
+	json_object_array_add(a, jsonw_fixed(-1, 1));
+	assert_string_equal(jsonw_text(a), "[\n  1.500,\n  0.88,\n  -1.0\n]");
+	struct json_object *back = json_tokener_parse(jsonw_text(a));
+	assert_non_null(back);
+	assert_float_equal(json_object_get_double(json_object_array_get_idx(back, 0)), 1.5, 0);
+	json_object_put(back);
+	json_object_put(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_strings_become_valid_json),
+		cmocka_unit_test(test_fixed_numbers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
