@@ -21,16 +21,25 @@ static inline struct json_object *test_json_parse(const char *text)
 
 /*
  * The value at pointer (RFC 6901: "/tests/0/id", "" for the whole document)
- * equals want, a JSON text; objects are equal whatever their keys' order.
+ * equals want, a JSON text; objects are equal whatever their keys' order,
+ * but 1 (an integer) is not 1.0.  A failure names the caller's line.
  */
-static inline void test_json_expect(struct json_object *doc, const char *pointer, const char *want)
+#define test_json_expect(doc, pointer, want) \
+	test_json_expect_at(doc, pointer, want, __FILE__, __LINE__)
+
+static inline void test_json_expect_at(struct json_object *doc, const char *pointer,
+				       const char *want, const char *file, int line)
 {
 	struct json_object *expected = test_json_parse(want), *got;
 
-	if (json_pointer_get(doc, pointer, &got) != 0)
-		fail_msg("nothing at '%s'", pointer);
-	if (!json_object_equal(got, expected))
-		fail_msg("'%s' is %s, not %s", pointer, json_object_to_json_string(got), want);
+	if (json_pointer_get(doc, pointer, &got) != 0) {
+		print_error("nothing at '%s'\n", pointer);
+		_fail(file, line);
+	}
+	if (!json_object_equal(got, expected)) {
+		print_error("'%s' is %s, not %s\n", pointer, json_object_to_json_string(got), want);
+		_fail(file, line);
+	}
 	json_object_put(expected);
 }
 
