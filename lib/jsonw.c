@@ -4,6 +4,7 @@
 #include "strbuf.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 struct json_object *jsonw_string(const char *s)
@@ -27,6 +28,14 @@ struct json_object *jsonw_string(const char *s)
 	o = json_object_new_string_len(sb.buf, (int)sb.len);
 	strbuf_release(&sb);
 	return o;
+}
+
+struct json_object *jsonw_fixed(double v, int decimals)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "%.*f", decimals, v);
+	return json_object_new_double_s(v, text);
 }
 
 const char *jsonw_text(struct json_object *root)

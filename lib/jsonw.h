@@ -17,6 +17,9 @@
 /* A new string value, or NULL (JSON null) for a NULL s. */
 struct json_object *jsonw_string(const char *s);
 
+/* A number written as printf's "%.*f" writes it: "1.50", not 1.5. */
+struct json_object *jsonw_fixed(double v, int decimals);
+
 /* The document as the bench writes it: two-space indentation, "/" unescaped, a final newline. */
 const char *jsonw_text(struct json_object *root);
 

@@ -1,7 +1,6 @@
 #include "strbuf.h"
 
 #include <stdio.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,40 +121,6 @@ size_t strbuf_utf8_length(const unsigned char *p, size_t left)
 	    (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))))
 		return 0;
 	return n;
-}
-
-void strbuf_add_json(struct strbuf *sb, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; ) {
-		size_t n;
-
-		switch (*p) {
-		case '"':
-			strbuf_addstr(sb, "\\\"");
-			break;
-		case '\\':
-			strbuf_addstr(sb, "\\\\");
-			break;
-		case '\n':
-			strbuf_addstr(sb, "\\n");
-			break;
-		case '\t':
-			strbuf_addstr(sb, "\\t");
-			break;
-		default:
-			/* NUL-terminated: the check stops at the NUL, so no length is needed. */
-			n = strbuf_utf8_length(p, SIZE_MAX);
-			/* Valid UTF-8 passes; control bytes and broken sequences are escaped. */
-			if (*p < 0x20 || *p == 0x7f || n == 0) {
-				strbuf_addf(sb, "\\u%04x", *p);
-			} else {
-				strbuf_add(sb, p, n);
-				p += n;
-				continue;
-			}
-		}
-		p++;
-	}
 }
 
 void strbuf_add_xml(struct strbuf *sb, const char *s)

@@ -37,12 +37,6 @@ void strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap);
 void strbuf_reset(struct strbuf *sb);
 
 /*
- * Appends s with JSON string escaping, without the quotes: valid UTF-8
- * passes, control bytes and invalid bytes become \u00XX.
- */
-void strbuf_add_json(struct strbuf *sb, const char *s);
-
-/*
  * The length of the valid UTF-8 sequence at p (1 for ASCII, up to 4)
  * within `left` bytes, or 0 if there is none.
  */

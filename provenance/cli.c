@@ -4,8 +4,8 @@
 #include "lib/date.h"
 #include "lib/error.h"
 #include "facts.h"
-#include "lib/fileutil.h"
 #include "lib/gitutil.h"
+#include "lib/jsonw.h"
 #include "match.h"
 #include "lib/strlist.h"
 #include "subject.h"
@@ -27,211 +27,169 @@ static const char *const history_phrases[] = {
 	[HISTORY_MENTION] = "mentions",
 };
 
-/* JSON helpers: a string or null, a list of strings. */
-static void json_string(struct strbuf *out, const char *s)
+/* A list of strings, each a string or null. */
+static struct json_object *json_strings(char *const *v, size_t n)
 {
-	if (!s) {
-		strbuf_addstr(out, "null");
-		return;
-	}
-	strbuf_addch(out, '"');
-	strbuf_add_json(out, s);
-	strbuf_addch(out, '"');
-}
+	struct json_object *a = json_object_new_array();
 
-static void json_key(struct strbuf *out, const char *key)
-{
-	strbuf_addstr(out, out->len && out->buf[out->len - 1] != '{' ? ", \"" : "\"");
-	strbuf_addstr(out, key);
-	strbuf_addstr(out, "\": ");
+	for (size_t i = 0; i < n; i++)
+		json_object_array_add(a, jsonw_string(v[i]));
+	return a;
 }
 
 /* {"name": ..., "email": ...}, as commits' authors and mails' senders are written. */
-static void json_person(struct strbuf *out, const char *name, const char *email)
+static struct json_object *json_person(const char *name, const char *email)
 {
-	strbuf_addch(out, '{');
-	json_key(out, "name");
-	json_string(out, name);
-	json_key(out, "email");
-	json_string(out, email);
-	strbuf_addch(out, '}');
+	struct json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", jsonw_string(name));
+	json_object_object_add(o, "email", jsonw_string(email));
+	return o;
 }
 
-static void json_strings(struct strbuf *out, const char *key, char *const *v, size_t n)
+/* The id in hex; null for none (a merge's or an empty commit's patch-id). */
+static struct json_object *json_oid(const git_oid *id)
 {
-	json_key(out, key);
-	strbuf_addch(out, '[');
+	char hex[GIT_OID_HEXSZ + 1];
+
+	return git_oid_is_zero(id) ? NULL : jsonw_string(git_oid_tostr(hex, sizeof(hex), id));
+}
+
+static struct json_object *json_refs(const struct history_ref *refs, size_t n)
+{
+	struct json_object *a = json_object_new_array();
+
 	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(out, i ? ", " : "");
-		json_string(out, v[i]);
-	}
-	strbuf_addch(out, ']');
-}
+		struct json_object *o = json_object_new_object();
 
-static void json_oid(struct strbuf *out, const char *key, const git_oid *id)
-{
-	json_key(out, key);
-	if (git_oid_is_zero(id)) {
-		strbuf_addstr(out, "null");
-	} else {
-		char hex[GIT_OID_HEXSZ + 1];
-		json_string(out, git_oid_tostr(hex, sizeof(hex), id));
+		json_object_object_add(o, "kind", jsonw_string(history_kind_name(refs[i].kind)));
+		json_object_object_add(o, "sha", jsonw_string(refs[i].sha));
+		json_object_object_add(o, "subject", jsonw_string(refs[i].subject));
+		json_object_array_add(a, o);
 	}
-}
-
-static void json_refs(struct strbuf *out, const char *key, const struct history_ref *refs,
-		      size_t n)
-{
-	json_key(out, key);
-	strbuf_addch(out, '[');
-	for (size_t i = 0; i < n; i++) {
-		strbuf_addstr(out, i ? ", {" : "{");
-		json_key(out, "kind");
-		json_string(out, history_kind_name(refs[i].kind));
-		json_key(out, "sha");
-		json_string(out, refs[i].sha);
-		json_key(out, "subject");
-		json_string(out, refs[i].subject);
-		strbuf_addch(out, '}');
-	}
-	strbuf_addch(out, ']');
+	return a;
 }
 
 /* The fields a results.json cell and a report entry share. */
-static void json_commit_fields(struct strbuf *out, const struct commit_facts *f)
+static struct json_object *json_commit(const struct commit_facts *f)
 {
 	const struct trailers *t = f->trailers;
+	struct json_object *o = json_object_new_object(), *links = json_object_new_array();
+	struct json_object *kinds = json_object_new_array(), *lore = json_object_new_array();
+	struct json_object *trailers = json_object_new_array();
 	char hex[GIT_OID_HEXSZ + 1];
-	struct strlist values = STRLIST_INIT, lore = STRLIST_INIT;
 
-	json_key(out, "commit");
-	json_string(out, git_oid_tostr(hex, sizeof(hex), &f->id));
-	json_key(out, "summary");
-	json_string(out, f->summary);
-	json_key(out, "author");
-	json_person(out, f->author_name, f->author_email);
-	for (size_t i = 0; i < t->nlinks; i++)
-		strlist_push(&values, xstrdup(t->links[i].value));
-	json_strings(out, "links", values.v, values.n);
-	json_key(out, "link_kinds");
-	strbuf_addch(out, '[');
 	for (size_t i = 0; i < t->nlinks; i++) {
-		strbuf_addstr(out, i ? ", " : "");
-		json_string(out, link_kind_name(t->links[i].kind));
+		json_object_array_add(links, jsonw_string(t->links[i].value));
+		json_object_array_add(kinds, jsonw_string(link_kind_name(t->links[i].kind)));
 	}
-	strbuf_addch(out, ']');
-	json_strings(out, "message_ids", t->message_ids.v, t->message_ids.n);
-	for (size_t i = 0; i < t->message_ids.n; i++)
-		strlist_push(&lore, link_lore_url(t->message_ids.v[i]));
-	json_strings(out, "lore_urls", lore.v, lore.n);
-	json_oid(out, "patch_id", &f->patch_id);
-	json_key(out, "trailers");
-	strbuf_addch(out, '[');
+	for (size_t i = 0; i < t->message_ids.n; i++) {
+		char *url = link_lore_url(t->message_ids.v[i]);
+
+		json_object_array_add(lore, jsonw_string(url));
+		free(url);
+	}
 	for (size_t i = 0; i < t->nitems; i++) {
-		strbuf_addstr(out, i ? ", {" : "{");
-		json_key(out, "key");
-		json_string(out, t->items[i].key);
-		json_key(out, "value");
-		json_string(out, t->items[i].value);
-		strbuf_addch(out, '}');
+		struct json_object *item = json_object_new_object();
+
+		json_object_object_add(item, "key", jsonw_string(t->items[i].key));
+		json_object_object_add(item, "value", jsonw_string(t->items[i].value));
+		json_object_array_add(trailers, item);
 	}
-	strbuf_addch(out, ']');
-	json_refs(out, "fixes", t->fixes, t->nfixes);
-	json_strings(out, "closes", t->closes.v, t->closes.n);
-	json_strings(out, "reported_by", t->reported_by.v, t->reported_by.n);
-	json_strings(out, "change_ids", t->change_ids.v, t->change_ids.n);
-	json_strings(out, "signed_off_by", t->signed_off_by.v, t->signed_off_by.n);
-	json_refs(out, "history", t->history, t->nhistory);
-	strlist_release(&values);
-	strlist_release(&lore);
+	json_object_object_add(o, "commit", jsonw_string(git_oid_tostr(hex, sizeof(hex), &f->id)));
+	json_object_object_add(o, "summary", jsonw_string(f->summary));
+	json_object_object_add(o, "author", json_person(f->author_name, f->author_email));
+	json_object_object_add(o, "links", links);
+	json_object_object_add(o, "link_kinds", kinds);
+	json_object_object_add(o, "message_ids", json_strings(t->message_ids.v, t->message_ids.n));
+	json_object_object_add(o, "lore_urls", lore);
+	json_object_object_add(o, "patch_id", json_oid(&f->patch_id));
+	json_object_object_add(o, "trailers", trailers);
+	json_object_object_add(o, "fixes", json_refs(t->fixes, t->nfixes));
+	json_object_object_add(o, "closes", json_strings(t->closes.v, t->closes.n));
+	json_object_object_add(o, "reported_by", json_strings(t->reported_by.v, t->reported_by.n));
+	json_object_object_add(o, "change_ids", json_strings(t->change_ids.v, t->change_ids.n));
+	json_object_object_add(o, "signed_off_by",
+			       json_strings(t->signed_off_by.v, t->signed_off_by.n));
+	json_object_object_add(o, "history", json_refs(t->history, t->nhistory));
+	return o;
 }
 
 int provenance_commit_json(git_repository *repo, const git_oid *commit, struct strbuf *out)
 {
 	struct commit_facts *f;
+	struct json_object *o;
 	int err = facts_read(&f, repo, commit, 0);
 
 	if (err)
 		return err;
-	strbuf_addch(out, '{');
-	json_commit_fields(out, f);
-	strbuf_addch(out, '}');
+	o = json_commit(f);
+	/* One line: a value that results.json and bisect.json embed and history.db keeps. */
+	strbuf_addstr(out, json_object_to_json_string_ext(o, JSON_C_TO_STRING_SPACED |
+							     JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
 	facts_free(f);
 	return 0;
 }
 
-static void json_match(struct strbuf *out, const struct match_result *r,
+/* A posting's message-id, its lore URL and its subject. */
+static void json_add_mail(struct json_object *o, const struct mail *m)
+{
+	char *lore = m->message_id ? link_lore_url(m->message_id) : NULL;
+
+	json_object_object_add(o, "message_id", jsonw_string(m->message_id));
+	json_object_object_add(o, "lore_url", jsonw_string(lore));
+	json_object_object_add(o, "subject", jsonw_string(m->subject));
+	free(lore);
+}
+
+/* What the archives say of a commit, added to its object; postings and versions are [] without. */
+static void json_match(struct json_object *o, const struct match_result *r,
 		       const struct archive *a)
 {
+	struct json_object *postings = json_object_new_array(), *versions = json_object_new_array();
 	char date[32];
 
-	json_key(out, "postings");
-	strbuf_addch(out, '[');
 	for (size_t i = 0; r && i < r->npostings; i++) {
-		const struct mail *m = a->mails[r->postings[i].mail];
-		char *lore = m->message_id ? link_lore_url(m->message_id) : NULL;
-		strbuf_addstr(out, i ? ", {" : "{");
-		json_key(out, "message_id");
-		json_string(out, m->message_id);
-		json_key(out, "lore_url");
-		json_string(out, lore);
-		json_key(out, "subject");
-		json_string(out, m->subject);
-		json_key(out, "method");
-		json_string(out, match_method_name(r->postings[i].method));
-		json_key(out, "confidence");
-		strbuf_addf(out, "%.2f", r->postings[i].confidence);
+		struct json_object *p = json_object_new_object();
+
+		json_add_mail(p, a->mails[r->postings[i].mail]);
+		json_object_object_add(p, "method",
+				       jsonw_string(match_method_name(r->postings[i].method)));
+		json_object_object_add(p, "confidence", jsonw_fixed(r->postings[i].confidence, 2));
 		/* Which diff gave the patch-id, when it was not git's default. */
-		if (r->postings[i].variant) {
-			json_key(out, "diff");
-			json_string(out, r->postings[i].variant);
-		}
-		strbuf_addch(out, '}');
-		free(lore);
+		if (r->postings[i].variant)
+			json_object_object_add(p, "diff", jsonw_string(r->postings[i].variant));
+		json_object_array_add(postings, p);
 	}
-	strbuf_addch(out, ']');
-	json_key(out, "versions");
-	strbuf_addch(out, '[');
 	for (size_t i = 0; r && i < r->nversions; i++) {
 		const struct match_version *v = &r->versions[i];
 		const struct mail *m = a->mails[v->mail];
-		char *lore = m->message_id ? link_lore_url(m->message_id) : NULL;
+		struct json_object *e = json_object_new_object();
+
 		date_format_iso8601(date, sizeof(date), m->time);
-		strbuf_addstr(out, i ? ", {" : "{");
-		json_key(out, "version");
-		strbuf_addf(out, "%u", v->version);
-		json_key(out, "resend");
-		strbuf_addstr(out, v->resend ? "true" : "false");
-		json_key(out, "rfc");
-		strbuf_addstr(out, v->rfc ? "true" : "false");
-		json_key(out, "date");
-		json_string(out, m->time ? date : NULL);
-		json_key(out, "message_id");
-		json_string(out, m->message_id);
-		json_key(out, "lore_url");
-		json_string(out, lore);
-		json_key(out, "subject");
-		json_string(out, m->subject);
-		json_key(out, "replies");
-		strbuf_addf(out, "%zu", v->replies);
-		json_strings(out, "review_tags", v->review_tags.v, v->review_tags.n);
-		json_key(out, "changes");
-		json_string(out, v->changes);
-		json_key(out, "reached_by_link");
-		strbuf_addstr(out, v->reached ? "true}" : "false}");
-		free(lore);
+		json_object_object_add(e, "version", json_object_new_int64(v->version));
+		json_object_object_add(e, "resend", json_object_new_boolean(v->resend));
+		json_object_object_add(e, "rfc", json_object_new_boolean(v->rfc));
+		json_object_object_add(e, "date", jsonw_string(m->time ? date : NULL));
+		json_add_mail(e, m);
+		json_object_object_add(e, "replies", json_object_new_int64((int64_t)v->replies));
+		json_object_object_add(e, "review_tags",
+				       json_strings(v->review_tags.v, v->review_tags.n));
+		json_object_object_add(e, "changes", jsonw_string(v->changes));
+		json_object_object_add(e, "reached_by_link", json_object_new_boolean(v->reached));
+		json_object_array_add(versions, e);
 	}
-	strbuf_addch(out, ']');
+	json_object_object_add(o, "postings", postings);
+	json_object_object_add(o, "versions", versions);
 	if (!r)
 		return;
-	json_key(out, "applied_changes");
-	json_string(out, r->applied_changes);
-	json_key(out, "link_quality");
-	strbuf_addch(out, '{');
-	json_key(out, "link");
-	json_string(out, match_link_name(r->link));
-	json_key(out, "unreached_reviewed_versions");
-	strbuf_addf(out, "%zu}", r->unreached_reviewed);
+	struct json_object *quality = json_object_new_object();
+	json_object_object_add(quality, "link", jsonw_string(match_link_name(r->link)));
+	json_object_object_add(quality, "unreached_reviewed_versions",
+			       json_object_new_int64((int64_t)r->unreached_reviewed));
+	json_object_object_add(o, "applied_changes", jsonw_string(r->applied_changes));
+	json_object_object_add(o, "link_quality", quality);
 }
 
 static void print_refs(const struct history_ref *refs, size_t n, const char *label)
@@ -471,50 +429,37 @@ static int resolve_revs(git_repository *repo, const char *const *revs, size_t nr
 	return err;
 }
 
-static void list_messages(const struct archive *a, const struct match_index *idx,
-			  struct strbuf *json)
+/* Prints a line a message and returns them as JSON. */
+static struct json_object *list_messages(const struct archive *a, const struct match_index *idx)
 {
-	char date[32], hex[GIT_OID_HEXSZ + 1];
+	struct json_object *list = json_object_new_array();
+	char date[32];
 
-	strbuf_addch(json, '[');
 	for (size_t i = 0; i < a->nmails; i++) {
 		const struct mail *m = a->mails[i];
 		const struct subject *s = match_mail_subject(idx, i);
-		const git_oid *pid = match_mail_patch_id(idx, i);
+		struct json_object *o = json_object_new_object();
 
 		date_format_iso8601(date, sizeof(date), m->time);
 		printf("%s v%u %s <%s>\n", m->time ? date : "?", s->version, m->subject,
 		       m->message_id ? m->message_id : "?");
-		strbuf_addstr(json, i ? ",\n{" : "\n{");
-		json_key(json, "message_id");
-		json_string(json, m->message_id);
-		json_key(json, "subject");
-		json_string(json, m->subject);
-		json_key(json, "normalized_subject");
-		json_string(json, s->normalized);
-		json_key(json, "version");
-		strbuf_addf(json, "%u", s->version);
-		json_key(json, "index");
-		strbuf_addf(json, "%u", s->index);
-		json_key(json, "total");
-		strbuf_addf(json, "%u", s->total);
-		json_key(json, "rfc");
-		strbuf_addstr(json, s->rfc ? "true" : "false");
-		json_key(json, "resend");
-		strbuf_addstr(json, s->resend ? "true" : "false");
-		json_key(json, "from");
-		json_person(json, m->from_name, m->from_email);
-		json_key(json, "date");
-		json_string(json, m->time ? date : (*m->date ? m->date : NULL));
-		json_key(json, "in_reply_to");
-		json_string(json, m->in_reply_to);
-		json_key(json, "has_patch");
-		strbuf_addstr(json, m->patch ? "true" : "false");
-		json_key(json, "patch_id");
-		json_string(json, git_oid_is_zero(pid) ? NULL : git_oid_tostr(hex, sizeof(hex), pid));
-		strbuf_addch(json, '}');
+		json_object_object_add(o, "message_id", jsonw_string(m->message_id));
+		json_object_object_add(o, "subject", jsonw_string(m->subject));
+		json_object_object_add(o, "normalized_subject", jsonw_string(s->normalized));
+		json_object_object_add(o, "version", json_object_new_int64(s->version));
+		json_object_object_add(o, "index", json_object_new_int64(s->index));
+		json_object_object_add(o, "total", json_object_new_int64(s->total));
+		json_object_object_add(o, "rfc", json_object_new_boolean(s->rfc));
+		json_object_object_add(o, "resend", json_object_new_boolean(s->resend));
+		json_object_object_add(o, "from", json_person(m->from_name, m->from_email));
+		json_object_object_add(o, "date",
+				       jsonw_string(m->time ? date : (*m->date ? m->date : NULL)));
+		json_object_object_add(o, "in_reply_to", jsonw_string(m->in_reply_to));
+		json_object_object_add(o, "has_patch", json_object_new_boolean(m->patch != NULL));
+		json_object_object_add(o, "patch_id", json_oid(match_mail_patch_id(idx, i)));
+		json_object_array_add(list, o);
 	}
-	strbuf_addstr(json, "\n]\n");
+	return list;
 }
 
 struct session {
@@ -525,7 +470,7 @@ struct session {
 	git_oid *ids;
 	size_t nids;
 	struct commit_facts **facts;
-	struct strbuf json;
+	struct json_object *json;	/* the report, for --json */
 };
 
 static int run(struct session *s)
@@ -541,7 +486,7 @@ static int run(struct session *s)
 	if (s->o->narchives)
 		s->idx = match_index_new(s->archive.mails, s->archive.nmails);
 	if (s->o->list) {
-		list_messages(&s->archive, s->idx, &s->json);
+		s->json = list_messages(&s->archive, s->idx);
 		return 0;
 	}
 	if (git_repository_open_ext(&s->repo, s->o->repo ? s->o->repo : ".",
@@ -552,23 +497,22 @@ static int run(struct session *s)
 	    (err = facts_read_many(&s->facts, s->repo, s->ids, s->nids,
 				   s->idx ? FACTS_CHANGES | FACTS_PATCH_VARIANTS : 0)) < 0)
 		return err;
-	strbuf_addch(&s->json, '[');
+	s->json = json_object_new_array();
 	for (size_t i = 0; i < s->nids; i++) {
 		struct match_result *r = s->idx ? match_commit(s->idx, s->facts[i]) : NULL;
+		struct json_object *o = json_commit(s->facts[i]);
+
 		print_commit(s->facts[i], r, &s->archive);
-		strbuf_addstr(&s->json, i ? ",\n{" : "\n{");
-		json_commit_fields(&s->json, s->facts[i]);
-		json_match(&s->json, r, &s->archive);
-		strbuf_addch(&s->json, '}');
+		json_match(o, r, &s->archive);
+		json_object_array_add(s->json, o);
 		match_result_free(r);
 	}
-	strbuf_addstr(&s->json, "\n]\n");
 	return 0;
 }
 
 int provenance_report(const struct provenance_request *req)
 {
-	struct session s = { .o = req, .archive = ARCHIVE_INIT, .json = STRBUF_INIT };
+	struct session s = { .o = req, .archive = ARCHIVE_INIT };
 	int err;
 
 	if (req->list && !req->narchives)
@@ -581,12 +525,12 @@ int provenance_report(const struct provenance_request *req)
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
 	err = run(&s);
 	if (err == 0 && req->json)
-		err = file_write_output(req->json, s.json.buf, s.json.len);
+		err = jsonw_write(s.json, req->json);
 	facts_free_many(s.facts, s.nids);
 	free(s.ids);
 	match_index_free(s.idx);
 	archive_release(&s.archive);
-	strbuf_release(&s.json);
+	json_object_put(s.json);
 	git_repository_free(s.repo);
 	return err;
 }

@@ -359,20 +359,26 @@ const struct bisect_step *bisect_find_step(const struct bisect *b, const git_oid
 	return NULL;
 }
 
-static const char *const verdict_words[] = {
-	[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
-};
+const char *bisect_verdict_name(enum bisect_verdict v)
+{
+	static const char *const names[] = {
+		[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
+	};
+
+	return names[v];
+}
 
 static void log_step(struct strbuf *sb, const struct bisect_step *s)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
 	git_oid_tostr(hex, sizeof(hex), &s->commit);
-	strbuf_addf(sb, "# %s: [%s] %s\n", verdict_words[s->verdict], hex, s->subject ? s->subject : "");
+	strbuf_addf(sb, "# %s: [%s] %s\n", bisect_verdict_name(s->verdict), hex,
+		    s->subject ? s->subject : "");
 	/* Why, as a comment `git bisect replay` passes over: "another bug: ...", "does not build". */
 	if (s->verdict == BISECT_SKIP && s->note)
 		strbuf_addf(sb, "# skipped: %s\n", s->note);
-	strbuf_addf(sb, "git bisect %s %s\n", verdict_words[s->verdict], hex);
+	strbuf_addf(sb, "git bisect %s %s\n", bisect_verdict_name(s->verdict), hex);
 }
 
 void bisect_format_log(struct strbuf *sb, const struct bisect *b,

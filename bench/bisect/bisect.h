@@ -23,6 +23,9 @@ struct strbuf;
 
 enum bisect_verdict { BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
 
+/* "good", "bad" or "skip", as `git bisect` says them. */
+const char *bisect_verdict_name(enum bisect_verdict v);
+
 struct bisect_step {
 	git_oid commit;
 	char *subject;

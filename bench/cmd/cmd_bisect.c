@@ -1,6 +1,7 @@
 #include "cmd.h"
 
 #include "bisect/bisect.h"
+#include "bisect/bisect_json.h"
 #include "bisect_mail.h"
 #include "lib/clock.h"
 #include "lib/error.h"
@@ -130,83 +131,6 @@ static void bisect_progress(void *arg, const struct bisect *b, const git_oid *ne
 	git_commit_free(commit);
 }
 
-static const char *const bisect_verdict_names[] = {
-	[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
-};
-
-static void json_step(struct strbuf *sb, const char *key, const struct bisect_step *st,
-		      double confidence)
-{
-	strbuf_addf(sb, "%s{\"commit\": \"%s\", \"subject\": \"", key, git_oid_tostr_s(&st->commit));
-	strbuf_add_json(sb, st->subject ? st->subject : "");
-	strbuf_addf(sb, "\", \"verdict\": \"%s\", \"runs\": %d, \"failed_runs\": %d, "
-		    "\"mixed\": %s, \"build_s\": %.1f, \"test_s\": %.1f, \"note\": ",
-		    bisect_verdict_names[st->verdict], st->runs, st->failed_runs,
-		    st->failed_runs && st->failed_runs < st->runs ? "true" : "false", st->build_s,
-		    st->test_s);
-	if (st->note) {
-		strbuf_addch(sb, '"');
-		strbuf_add_json(sb, st->note);
-		strbuf_addch(sb, '"');
-	} else {
-		strbuf_addstr(sb, "null");
-	}
-	if (st->verdict == BISECT_GOOD)
-		strbuf_addf(sb, ", \"confidence\": %.4f", confidence);
-	strbuf_addstr(sb, "}");
-}
-
-struct verification {
-	struct bisect_step parent, culprit, revert;
-	bool have_parent, reverts_cleanly, have_revert;
-};
-
-static void json_check(struct strbuf *sb, const char *key, bool ran,
-		       const struct bisect_step *st, enum bisect_verdict want)
-{
-	strbuf_addf(sb, ",\n    \"%s\": ", key);
-	if (!ran) {
-		strbuf_addstr(sb, "null");
-		return;
-	}
-	strbuf_addf(sb, "{\"ok\": %s, \"step\": ", st->verdict == want ? "true" : "false");
-	json_step(sb, "", st, 0);
-	strbuf_addch(sb, '}');
-}
-
-static void bisect_format_json(struct strbuf *sb, const struct bisect *b,
-			       const struct bisect_step *good_end, const struct bisect_step *bad_end,
-			       const struct verification *v, const char *culprit_provenance)
-{
-	int failed, total;
-
-	bisect_fail_rate(b, bad_end, &failed, &total);
-	strbuf_addstr(sb, "{\n  \"good\": ");
-	json_step(sb, "", good_end, bisect_confidence(good_end->runs, failed, total));
-	strbuf_addstr(sb, ",\n  \"bad\": ");
-	json_step(sb, "", bad_end, 0);
-	strbuf_addstr(sb, ",\n  \"steps\": [");
-	for (size_t i = 0; i < b->nsteps; i++)
-		json_step(sb, i ? ",\n    " : "\n    ", &b->steps[i],
-			  bisect_confidence(b->steps[i].runs, failed, total));
-	strbuf_addf(sb, "\n  ],\n  \"step_count\": %zu,\n  \"culprit\": ", b->nsteps);
-	if (b->found)
-		strbuf_addf(sb, "\"%s\"", git_oid_tostr_s(&b->culprit));
-	else
-		strbuf_addstr(sb, "null");
-	strbuf_addf(sb, ",\n  \"culprit_provenance\": %s",
-		    culprit_provenance ? culprit_provenance : "null");
-	strbuf_addstr(sb, ",\n  \"range\": [");
-	for (size_t i = 0; i < b->nrange; i++)
-		strbuf_addf(sb, "%s\"%s\"", i ? ", " : "", git_oid_tostr_s(&b->range[i]));
-	strbuf_addstr(sb, "],\n  \"verification\": {\n    \"reverts_cleanly\": ");
-	strbuf_addstr(sb, !b->found ? "null" : v->reverts_cleanly ? "true" : "false");
-	json_check(sb, "parent_passes", v->have_parent, &v->parent, BISECT_GOOD);
-	json_check(sb, "culprit_fails", b->found, &v->culprit, BISECT_BAD);
-	json_check(sb, "revert_passes", v->have_revert, &v->revert, BISECT_GOOD);
-	strbuf_addstr(sb, "\n  }\n}\n");
-}
-
 /* Tests a commit, or takes its verdict from the bisection if it was tested there. */
 static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bisect *b,
 		     const git_oid *commit, struct bisect_step *out)
@@ -229,7 +153,7 @@ static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bi
 /* KernelCI's rule: the parent passes, the culprit fails, and reverting it on BAD passes. */
 static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
 			 const struct bisect_step *good_end, const struct bisect_step *bad_end,
-			 struct verification *v)
+			 struct bisect_verification *v)
 {
 	git_repository *repo = c->s->tree->repo;
 	git_commit *culprit = NULL, *bad = NULL, *revert_commit = NULL;
@@ -288,7 +212,7 @@ out:
 
 static int write_bisect_outputs(struct session *s, const struct bisect *b,
 				const struct bisect_step *good_end,
-				const struct bisect_step *bad_end, const struct verification *v)
+				const struct bisect_step *bad_end, const struct bisect_verification *v)
 {
 	struct strbuf sb = STRBUF_INIT, provenance = STRBUF_INIT;
 	char *log = xasprintf("%s/bisect.log", s->run_dir);
@@ -298,14 +222,13 @@ static int write_bisect_outputs(struct session *s, const struct bisect *b,
 	bisect_format_log(&sb, b, good_end, bad_end);
 	if ((err = file_write_atomic(log, sb.buf, sb.len)) < 0)
 		goto out;
-	strbuf_reset(&sb);
 	/* Its Link:, Fixes:, patch-id and "introduced by" hints, for whoever reads the result. */
 	if (b->found && provenance_commit_json(s->tree->repo, &b->culprit, &provenance) < 0) {
 		error_clear();
 		strbuf_reset(&provenance);
 	}
-	bisect_format_json(&sb, b, good_end, bad_end, v, provenance.len ? provenance.buf : NULL);
-	if ((err = file_write_atomic(json, sb.buf, sb.len)) < 0)
+	if ((err = bisect_json_write(json, b, good_end, bad_end, v,
+				     provenance.len ? provenance.buf : NULL)) < 0)
 		goto out;
 	err = session_mark_latest(s);
 out:
@@ -342,7 +265,7 @@ static void add_shell_word(struct strbuf *sb, const char *w)
 /* regression.eml for the people who must act, with the commands that show the failure. */
 static void bisect_tell(struct session *s, const struct options *o, const struct bisect *b,
 			const struct bisect_step *good_end, const struct bisect_step *bad_end,
-			const struct verification *v)
+			const struct bisect_verification *v)
 {
 	struct strbuf cmd = STRBUF_INIT;
 	const char *setup = v->culprit.setups ? v->culprit.setups : "";
@@ -388,7 +311,7 @@ static int bisect_command(struct session *s, const struct options *o)
 {
 	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
 	struct bisect_step good_end = { 0 }, bad_end = { 0 };
-	struct verification v = { 0 };
+	struct bisect_verification v = { 0 };
 	struct bisect *b = NULL;
 	char *fragment = cmd_fragment_path(o);
 	git_oid good, bad;
@@ -416,10 +339,10 @@ static int bisect_command(struct session *s, const struct options *o)
 	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
 		if (good_end.verdict != BISECT_GOOD)
 			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
-				good_end.note ? good_end.note : bisect_verdict_names[good_end.verdict]);
+				good_end.note ? good_end.note : bisect_verdict_name(good_end.verdict));
 		if (bad_end.verdict != BISECT_BAD)
 			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
-				bisect_verdict_names[bad_end.verdict]);
+				bisect_verdict_name(bad_end.verdict));
 		/* The ends' results are worth keeping: they say what is wrong. */
 		struct bisect none = { .repo = s->tree->repo };
 		err = write_bisect_outputs(s, &none, &good_end, &bad_end, &v);

@@ -1,5 +1,6 @@
 #include "nightly_bisect.h"
 
+#include "bisect/bisect_json.h"
 #include "boot/guest.h"
 #include "lib/clock.h"
 #include "lib/error.h"
@@ -46,27 +47,15 @@ static const char *outcome_of(int status, bool over)
 	}
 }
 
-/* The value after `"key": ` in our own bisect.json, or NULL. */
-static const char *json_after(const char *json, const char *key)
-{
-	char *pattern = xasprintf("\"%s\": ", key);
-	const char *p = strstr(json, pattern);
-
-	p = p ? p + strlen(pattern) : NULL;
-	free(pattern);
-	return p;
-}
-
 int nightly_bisect(const struct nightly_bisect *in)
 {
 	struct record_target t;
-	struct strbuf json = STRBUF_INIT;
-	char culprit[GIT_OID_HEXSZ + 1] = "", link[256];
+	struct bisect_json_summary found;
+	char link[256];
 	char *results = xasprintf("%s/bisect", in->s->run_dir);
 	char *log = xasprintf("%s/bisect.out", in->s->run_dir);
 	char *latest = xasprintf("%s/latest", results), *mail = NULL, *root = NULL, *uri = NULL;
 	struct watch w = { .deadline = clock_seconds() + in->budget_s };
-	double confidence = 0;
 	int err, status;
 
 	if ((err = record_new_failure(in->rec, &t)) <= 0)
@@ -90,15 +79,9 @@ int nightly_bisect(const struct nightly_bisect *in)
 	struct spawn_watch watch = { .stdin_fd = -1, .tick = check_budget, .arg = &w };
 	status = spawn_run_watched(argv, NULL, log, NULL, &watch);
 	char *path = xasprintf("%s/bisect.json", latest);
-	if (file_read(path, &json) == 0) {
-		const char *c = json_after(json.buf, "culprit");
-		if (c && *c == '"' && strspn(c + 1, "0123456789abcdef") == GIT_OID_HEXSZ)
-			snprintf(culprit, sizeof(culprit), "%.40s", c + 1);
-		/* The good end's confidence: the first one in the file. */
-		const char *conf = json_after(json.buf, "confidence");
-		if (conf)
-			confidence = strtod(conf, NULL);
-	}
+	/* A child stopped over budget or failed may leave none; a malformed one is said, not fatal. */
+	if ((err = bisect_json_read(&found, path)) < 0 && err != ERR_NOTFOUND)
+		fprintf(stderr, "fpubench: %s\n", error_last());
 	error_clear();
 	free(path);
 	ssize_t ln = readlink(latest, link, sizeof(link) - 1);
@@ -115,17 +98,16 @@ int nightly_bisect(const struct nightly_bisect *in)
 	}
 	struct history_bisection b = {
 		.variant = t.variant, .cpu = t.cpu, .test = t.test, .good = t.good, .bad = t.bad,
-		.outcome = outcome_of(status, w.over), .culprit = *culprit ? culprit : NULL,
-		.confidence = confidence, .mail = mail,
+		.outcome = outcome_of(status, w.over), .culprit = *found.culprit ? found.culprit : NULL,
+		.confidence = found.confidence, .mail = mail,
 	};
-	printf("bisect: %s%s%.12s%s%s\n", b.outcome, b.culprit ? " " : "", culprit,
+	printf("bisect: %s%s%.12s%s%s\n", b.outcome, b.culprit ? " " : "", found.culprit,
 	       mail ? ", report to send: " : "", mail ? mail : "");
 	err = record_bisection(in->rec, in->run, in->m, &b);
 out:
 	free(root);
 	free(uri);
 	record_target_release(&t);
-	strbuf_release(&json);
 	free(mail);
 	free(latest);
 	free(log);

@@ -1,5 +1,6 @@
 #include "kcidb.h"
 
+#include "lib/jsonw.h"
 #include "lib/strbuf.h"
 
 #include <stdbool.h>
@@ -57,14 +58,35 @@ static void kcidb_kernel_id(struct strbuf *sb, const struct report_input *in,
 	kcidb_id_part(sb, k->variant);
 }
 
-/* `, "key": "value"`; nothing for NULL, as KCIDB allows no nulls. */
-static void json_field(struct strbuf *sb, const char *key, const char *value)
+static struct json_object *kcidb_kernel_id_json(const struct report_input *in,
+						 const struct matrix_kernel *k)
 {
-	if (!value)
-		return;
-	strbuf_addf(sb, ", \"%s\": \"", key);
-	report_json_text(sb, value);
-	strbuf_addch(sb, '"');
+	struct strbuf sb = STRBUF_INIT;
+	struct json_object *o;
+
+	kcidb_kernel_id(&sb, in, k);
+	o = json_object_new_string(sb.buf);
+	strbuf_release(&sb);
+	return o;
+}
+
+/* Text made safe as report.h says; safe text is valid UTF-8, which json-c then escapes. */
+static struct json_object *kcidb_text(const char *s)
+{
+	struct strbuf safe = STRBUF_INIT;
+	struct json_object *o;
+
+	report_add_safe(&safe, s, strlen(s));
+	o = json_object_new_string_len(safe.buf, (int)safe.len);
+	strbuf_release(&safe);
+	return o;
+}
+
+/* "key": safe text; nothing for NULL, as KCIDB allows no nulls. */
+static void kcidb_add_text(struct json_object *o, const char *key, const char *value)
+{
+	if (value)
+		json_object_object_add(o, key, kcidb_text(value));
 }
 
 static bool is_sha1_hex(const char *s)
@@ -81,60 +103,56 @@ static const struct report_provenance *prov_find(const struct report_input *in,
 	return NULL;
 }
 
-static void kcidb_checkout(struct strbuf *sb, const struct report_input *in,
-			   const struct matrix_kernel *k, const char *origin)
+static struct json_object *kcidb_checkout(const struct report_input *in,
+					  const struct matrix_kernel *k, const char *origin)
 {
 	const struct report_provenance *p = prov_find(in, k->variant);
+	struct json_object *o = json_object_new_object(), *misc = json_object_new_object();
 
-	strbuf_addstr(sb, "    {\"id\": \"");
-	kcidb_kernel_id(sb, in, k);
-	strbuf_addch(sb, '"');
-	json_field(sb, "origin", origin);
-	json_field(sb, "tree_name", in->tree_name);
-	json_field(sb, "git_commit_hash", is_sha1_hex(k->commit) ? k->commit : NULL);
-	json_field(sb, "comment", p ? p->summary : NULL);
-	json_field(sb, "start_time", in->run->started);
+	json_object_object_add(o, "id", kcidb_kernel_id_json(in, k));
+	kcidb_add_text(o, "origin", origin);
+	kcidb_add_text(o, "tree_name", in->tree_name);
+	kcidb_add_text(o, "git_commit_hash", is_sha1_hex(k->commit) ? k->commit : NULL);
+	kcidb_add_text(o, "comment", p ? p->summary : NULL);
+	kcidb_add_text(o, "start_time", in->run->started);
 	/* The tested commit is the patch: none is applied on top of it here. */
-	strbuf_addstr(sb, ", \"patchset_hash\": \"\"");
-	json_field(sb, "message_id", p && p->message_id && strchr(p->message_id, '@') ?
-					     p->message_id : NULL);
+	json_object_object_add(o, "patchset_hash", json_object_new_string(""));
+	kcidb_add_text(o, "message_id", p && p->message_id && strchr(p->message_id, '@') ?
+					    p->message_id : NULL);
 	/* Every kernel that has cells was checked out, patched and built. */
-	strbuf_addstr(sb, ", \"valid\": true, \"misc\": {\"variant\": \"");
-	report_json_text(sb, k->variant);
-	strbuf_addch(sb, '"');
-	json_field(sb, "commit", k->commit);
-	json_field(sb, "kernel_version", k->version);
+	json_object_object_add(o, "valid", json_object_new_boolean(true));
+	kcidb_add_text(misc, "variant", k->variant);
+	kcidb_add_text(misc, "commit", k->commit);
+	kcidb_add_text(misc, "kernel_version", k->version);
 	if (p) {
-		json_field(sb, "patch_id", p->patch_id);
-		json_field(sb, "message_id", p->message_id);
-		json_field(sb, "lore_url", p->lore_url);
-		strbuf_addstr(sb, ", \"versions\": [");
-		for (size_t i = 0; i < p->nversions; i++) {
-			strbuf_addstr(sb, i ? ", \"" : "\"");
-			report_json_text(sb, p->versions[i]);
-			strbuf_addch(sb, '"');
-		}
-		strbuf_addch(sb, ']');
+		struct json_object *versions = json_object_new_array();
+
+		kcidb_add_text(misc, "patch_id", p->patch_id);
+		kcidb_add_text(misc, "message_id", p->message_id);
+		kcidb_add_text(misc, "lore_url", p->lore_url);
+		for (size_t i = 0; i < p->nversions; i++)
+			json_object_array_add(versions, kcidb_text(p->versions[i]));
+		json_object_object_add(misc, "versions", versions);
 	}
-	strbuf_addstr(sb, "}}");
+	json_object_object_add(o, "misc", misc);
+	return o;
 }
 
-static void kcidb_build(struct strbuf *sb, const struct report_input *in,
-			const struct matrix_kernel *k, const char *origin)
+static struct json_object *kcidb_build(const struct report_input *in,
+				       const struct matrix_kernel *k, const char *origin)
 {
-	strbuf_addstr(sb, "    {\"id\": \"");
-	kcidb_kernel_id(sb, in, k);
-	strbuf_addstr(sb, "\", \"checkout_id\": \"");
-	kcidb_kernel_id(sb, in, k);
-	strbuf_addch(sb, '"');
-	json_field(sb, "origin", origin);
-	strbuf_addstr(sb, ", \"architecture\": \"i386\"");
-	json_field(sb, "config_name", KCIDB_CONFIG_NAME);
-	strbuf_addstr(sb, ", \"status\": \"PASS\", \"misc\": {\"variant\": \"");
-	report_json_text(sb, k->variant);
-	strbuf_addch(sb, '"');
-	json_field(sb, "build_id", k->build_id);
-	strbuf_addstr(sb, "}}");
+	struct json_object *o = json_object_new_object(), *misc = json_object_new_object();
+
+	json_object_object_add(o, "id", kcidb_kernel_id_json(in, k));
+	json_object_object_add(o, "checkout_id", kcidb_kernel_id_json(in, k));
+	kcidb_add_text(o, "origin", origin);
+	json_object_object_add(o, "architecture", json_object_new_string("i386"));
+	json_object_object_add(o, "config_name", json_object_new_string(KCIDB_CONFIG_NAME));
+	json_object_object_add(o, "status", json_object_new_string("PASS"));
+	kcidb_add_text(misc, "variant", k->variant);
+	kcidb_add_text(misc, "build_id", k->build_id);
+	json_object_object_add(o, "misc", misc);
+	return o;
 }
 
 /* A dot-separated test path: the test's name may hold no dots of its own. */
@@ -146,53 +164,63 @@ static void kcidb_path(struct strbuf *sb, const char *test)
 				 (*p >= '0' && *p <= '9') || *p == '_' || *p == '-' ? (char)*p : '_');
 }
 
-static void kcidb_test(struct strbuf *sb, const struct report_input *in,
-		       const struct matrix_cell *c, const char *origin)
+/* Where it ran: the CPU setup, and in misc what the bench knows of it. */
+static struct json_object *kcidb_environment(const struct matrix_cell *c)
 {
-	struct strbuf tail = STRBUF_INIT;
+	struct json_object *o = json_object_new_object(), *misc = json_object_new_object();
+	char *comment = xasprintf("CPU setup %s", c->cpu->spec);
+
+	kcidb_add_text(o, "comment", comment);
+	kcidb_add_text(misc, "cpu", c->cpu->cpu);
+	kcidb_add_text(misc, "cmdline", c->cpu->cmdline);
+	kcidb_add_text(misc, "host", c->host);
+	kcidb_add_text(misc, "fpu_mode", c->fpu_mode);
+	json_object_object_add(o, "misc", misc);
+	free(comment);
+	return o;
+}
+
+static struct json_object *kcidb_test(const struct report_input *in, const struct matrix_cell *c,
+				      const char *origin)
+{
+	struct json_object *o = json_object_new_object(), *misc = json_object_new_object();
+	struct strbuf sb = STRBUF_INIT, tail = STRBUF_INIT;
 	bool cut = false;
 
-	strbuf_addstr(sb, "    {\"id\": \"");
-	kcidb_kernel_id(sb, in, c->kernel);
-	strbuf_addch(sb, ':');
-	kcidb_id_part(sb, c->cpu->spec);
-	strbuf_addch(sb, ':');
-	kcidb_id_part(sb, c->test);
-	strbuf_addstr(sb, "\", \"build_id\": \"");
-	kcidb_kernel_id(sb, in, c->kernel);
-	strbuf_addch(sb, '"');
-	json_field(sb, "origin", origin);
-	strbuf_addstr(sb, ", \"path\": \"");
-	kcidb_path(sb, c->test);
-	strbuf_addf(sb, "\", \"status\": \"%s\"", kcidb_status(c->status));
+	kcidb_kernel_id(&sb, in, c->kernel);
+	strbuf_addch(&sb, ':');
+	kcidb_id_part(&sb, c->cpu->spec);
+	strbuf_addch(&sb, ':');
+	kcidb_id_part(&sb, c->test);
+	json_object_object_add(o, "id", json_object_new_string(sb.buf));
+	json_object_object_add(o, "build_id", kcidb_kernel_id_json(in, c->kernel));
+	kcidb_add_text(o, "origin", origin);
+	strbuf_reset(&sb);
+	kcidb_path(&sb, c->test);
+	json_object_object_add(o, "path", json_object_new_string(sb.buf));
+	json_object_object_add(o, "status", json_object_new_string(kcidb_status(c->status)));
 	if (c->duration_s >= 0)
-		strbuf_addf(sb, ", \"duration\": %.3f", c->duration_s);
-	json_field(sb, "comment", c->crash ? c->crash : c->reason);
-	strbuf_addstr(sb, ", \"environment\": {\"comment\": \"CPU setup ");
-	report_json_text(sb, c->cpu->spec);
-	strbuf_addstr(sb, "\", \"misc\": {\"cpu\": \"");
-	report_json_text(sb, c->cpu->cpu);
-	strbuf_addch(sb, '"');
-	json_field(sb, "cmdline", c->cpu->cmdline);
-	json_field(sb, "host", c->host);
-	json_field(sb, "fpu_mode", c->fpu_mode);
-	strbuf_addstr(sb, "}}");
+		json_object_object_add(o, "duration", jsonw_fixed(c->duration_s, 3));
+	kcidb_add_text(o, "comment", c->crash ? c->crash : c->reason);
+	json_object_object_add(o, "environment", kcidb_environment(c));
 	/* A console is no URL, so the log's path goes in misc; a pass needs no excerpt. */
-	if (c->status != VERDICT_PASS && report_console_tail(in, c, &tail, &cut)) {
-		strbuf_addstr(sb, ", \"log_excerpt\": \"");
-		strbuf_add_json(sb, tail.buf);
-		strbuf_addch(sb, '"');
-	}
+	if (c->status != VERDICT_PASS && report_console_tail(in, c, &tail, &cut))
+		json_object_object_add(o, "log_excerpt",
+				       json_object_new_string_len(tail.buf, (int)tail.len));
 	/* A failure the plan expects is the bench working: waived, for nobody to act on. */
-	strbuf_addf(sb, ", \"misc\": {\"verdict\": \"%s\", \"expected\": \"%s\", \"met\": %s, "
-		    "\"waived\": %s", report_status_name(c->status), report_status_name(c->expected),
-		    c->met ? "true" : "false",
-		    c->met && c->expected != VERDICT_PASS ? "true" : "false");
-	json_field(sb, "crash", c->crash);
-	json_field(sb, "reason", c->reason);
-	json_field(sb, "console", c->console);
-	strbuf_addstr(sb, "}}");
+	json_object_object_add(misc, "verdict", json_object_new_string(report_status_name(c->status)));
+	json_object_object_add(misc, "expected",
+			       json_object_new_string(report_status_name(c->expected)));
+	json_object_object_add(misc, "met", json_object_new_boolean(c->met));
+	json_object_object_add(misc, "waived",
+			       json_object_new_boolean(c->met && c->expected != VERDICT_PASS));
+	kcidb_add_text(misc, "crash", c->crash);
+	kcidb_add_text(misc, "reason", c->reason);
+	kcidb_add_text(misc, "console", c->console);
+	json_object_object_add(o, "misc", misc);
+	strbuf_release(&sb);
 	strbuf_release(&tail);
+	return o;
 }
 
 void kcidb_format(struct strbuf *sb, const struct report_input *in)
@@ -200,6 +228,9 @@ void kcidb_format(struct strbuf *sb, const struct report_input *in)
 	const char *origin = in->origin ? in->origin : KCIDB_ORIGIN;
 	const struct matrix *m = in->m;
 	const struct matrix_kernel **kernels = xcalloc(m->ncells, sizeof(*kernels));
+	struct json_object *doc = json_object_new_object(), *version = json_object_new_object();
+	struct json_object *checkouts = json_object_new_array(), *builds = json_object_new_array();
+	struct json_object *tests = json_object_new_array();
 	size_t nkernels = 0;
 
 	for (size_t i = 0; i < m->ncells; i++) {
@@ -210,23 +241,20 @@ void kcidb_format(struct strbuf *sb, const struct report_input *in)
 		if (k == nkernels)
 			kernels[nkernels++] = m->cells[i].kernel;
 	}
-	strbuf_addf(sb, "{\n  \"version\": {\"major\": %d, \"minor\": %d},\n  \"checkouts\": [\n",
-		    KCIDB_MAJOR, KCIDB_MINOR);
+	json_object_object_add(version, "major", json_object_new_int(KCIDB_MAJOR));
+	json_object_object_add(version, "minor", json_object_new_int(KCIDB_MINOR));
 	for (size_t k = 0; k < nkernels; k++) {
-		kcidb_checkout(sb, in, kernels[k], origin);
-		strbuf_addstr(sb, k + 1 < nkernels ? ",\n" : "\n");
+		json_object_array_add(checkouts, kcidb_checkout(in, kernels[k], origin));
+		json_object_array_add(builds, kcidb_build(in, kernels[k], origin));
 	}
-	strbuf_addstr(sb, "  ],\n  \"builds\": [\n");
-	for (size_t k = 0; k < nkernels; k++) {
-		kcidb_build(sb, in, kernels[k], origin);
-		strbuf_addstr(sb, k + 1 < nkernels ? ",\n" : "\n");
-	}
-	strbuf_addstr(sb, "  ],\n  \"tests\": [\n");
-	for (size_t i = 0; i < m->ncells; i++) {
-		kcidb_test(sb, in, &m->cells[i], origin);
-		strbuf_addstr(sb, i + 1 < m->ncells ? ",\n" : "\n");
-	}
-	strbuf_addstr(sb, "  ]\n}\n");
+	for (size_t i = 0; i < m->ncells; i++)
+		json_object_array_add(tests, kcidb_test(in, &m->cells[i], origin));
+	json_object_object_add(doc, "version", version);
+	json_object_object_add(doc, "checkouts", checkouts);
+	json_object_object_add(doc, "builds", builds);
+	json_object_object_add(doc, "tests", tests);
+	strbuf_addstr(sb, jsonw_text(doc));
+	strbuf_addch(sb, '\n');
+	json_object_put(doc);
 	free(kernels);
 }
-

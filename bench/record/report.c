@@ -63,11 +63,6 @@ static void xml_text(struct strbuf *sb, const char *s)
 	add_escaped(sb, s, s ? strlen(s) : 0, strbuf_add_xml);
 }
 
-void report_json_text(struct strbuf *sb, const char *s)
-{
-	add_escaped(sb, s, s ? strlen(s) : 0, strbuf_add_json);
-}
-
 /* ` name="value"`, nothing for a NULL value. */
 static void xml_attr(struct strbuf *sb, const char *name, const char *value)
 {

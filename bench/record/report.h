@@ -84,8 +84,7 @@ void report_add_safe(struct strbuf *sb, const char *s, size_t len);
 void report_format_html(struct strbuf *sb, const struct report_input *in);
 void report_format_junit(struct strbuf *sb, const struct report_input *in);
 
-/* What kcidb.c shares: safe JSON text, a status's name ("none" past the verdicts), a console's tail. */
-void report_json_text(struct strbuf *sb, const char *s);
+/* What kcidb.c shares: a status's name ("none" past the verdicts), a console's tail. */
 const char *report_status_name(enum verdict v);
 bool report_console_tail(const struct report_input *in, const struct matrix_cell *c,
 			 struct strbuf *sb, bool *cut);

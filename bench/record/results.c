@@ -18,9 +18,7 @@ static struct json_object *provenance_value(const char *text)
 static struct json_object *cell_json(const struct results_run *run, const struct matrix_cell *c)
 {
 	struct json_object *o = json_object_new_object();
-	char duration[32];
 
-	snprintf(duration, sizeof(duration), "%.3f", c->duration_s);
 	json_object_object_add(o, "run", jsonw_string(run->id));
 	json_object_object_add(o, "kernel", jsonw_string(c->kernel->variant));
 	json_object_object_add(o, "commit", jsonw_string(c->kernel->commit));
@@ -38,7 +36,7 @@ static struct json_object *cell_json(const struct results_run *run, const struct
 	json_object_object_add(o, "fpu_mode", jsonw_string(c->fpu_mode));
 	json_object_object_add(o, "console", jsonw_string(c->console));
 	json_object_object_add(o, "host", jsonw_string(c->host));
-	json_object_object_add(o, "duration_s", json_object_new_double_s(c->duration_s, duration));
+	json_object_object_add(o, "duration_s", jsonw_fixed(c->duration_s, 3));
 	return o;
 }
 

@@ -9,28 +9,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void expect_json(const char *in, const char *want)
+static size_t utf8_length(const char *s)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	strbuf_add_json(&sb, in);
-	assert_string_equal(sb.buf, want);
-	strbuf_release(&sb);
+	return strbuf_utf8_length((const unsigned char *)s, strlen(s));
 }
 
-static void test_json_escapes(void **state)
+/* Whole sequences only: what is cut, overlong, a surrogate or past U+10FFFF is none. */
+static void test_utf8_length(void **state)
 {
 	(void)state;
-	expect_json("plain", "plain");
-	expect_json("a\"b\\c\nd\te", "a\\\"b\\\\c\\nd\\te");
-	expect_json("\x01\x1b[0m\x7f", "\\u0001\\u001b[0m\\u007f");
-	/* UTF-8 passes whole; broken sequences are escaped byte by byte. */
-	expect_json("J\xc3\xbcrgen \xe2\x82\xac \xf0\x9f\x90\xa7", "J\xc3\xbcrgen \xe2\x82\xac \xf0\x9f\x90\xa7");
-	expect_json("\xc3", "\\u00c3");
-	expect_json("\xc3(", "\\u00c3(");
-	expect_json("\xc0\xaf", "\\u00c0\\u00af");		/* overlong '/' */
-	expect_json("\xed\xa0\x80", "\\u00ed\\u00a0\\u0080");	/* a surrogate */
-	expect_json("\xf5\x80\x80\x80", "\\u00f5\\u0080\\u0080\\u0080");
+	assert_int_equal(utf8_length("J"), 1);
+	assert_int_equal(utf8_length("\x01"), 1);
+	assert_int_equal(utf8_length("\xc3\xbc"), 2);
+	assert_int_equal(utf8_length("\xe2\x82\xac"), 3);
+	assert_int_equal(utf8_length("\xf0\x9f\x90\xa7"), 4);
+	assert_int_equal(utf8_length(""), 0);
+	assert_int_equal(utf8_length("\xc3"), 0);
+	assert_int_equal(utf8_length("\xc3("), 0);
+	assert_int_equal(utf8_length("\xc0\xaf"), 0);		/* overlong '/' */
+	assert_int_equal(utf8_length("\xed\xa0\x80"), 0);	/* a surrogate */
+	assert_int_equal(utf8_length("\xf5\x80\x80\x80"), 0);
+	/* Within `left` bytes: a sequence cut by the end of the buffer is none either. */
+	assert_int_equal(strbuf_utf8_length((const unsigned char *)"\xe2\x82\xac", 2), 0);
 }
 
 static void test_growth_and_detach(void **state)
@@ -54,7 +54,7 @@ static void test_growth_and_detach(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_json_escapes),
+		cmocka_unit_test(test_utf8_length),
 		cmocka_unit_test(test_growth_and_detach),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
