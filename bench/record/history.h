@@ -16,6 +16,9 @@
  * so that a nightly of one branch is never compared with another's.
  * Cells are matched across runs by (variant, cpu setup, test).
  *
+ * What a user reads names a run as its results directory is named
+ * (history_run_name()); the row ids (run_id below) stay inside the bench.
+ *
  * struct history owns the database handle; history_free() accepts NULL.
  * Strings in the structs below are owned by the struct that holds them.
  */
@@ -48,6 +51,12 @@ struct history_run_info {
 	int64_t started;	/* seconds since the epoch */
 	long pid;		/* the bench process, to find dead runs */
 };
+
+/*
+ * A run's name, e.g. "20261205-231552-15996": its directory's last
+ * component (a pointer into run_dir).
+ */
+const char *history_run_name(const char *run_dir);
 
 /* Adds a "running" run; *run_id is its row id. */
 int history_begin_run(struct history *h, const struct history_run_info *info, int64_t *run_id);
@@ -122,6 +131,7 @@ struct history_change_entry {
 
 struct history_diff {
 	int64_t previous_run;	/* 0: no previous complete run of the line */
+	char *previous_dir;	/* its run directory, as stored; NULL with previous_run 0 */
 	struct history_change_entry *entries;
 	size_t nentries;
 };
@@ -156,6 +166,7 @@ struct history_strip {
 	char *test;
 	enum verdict *statuses;
 	int64_t *run_ids;
+	char **runs;		/* the same runs' names (history_run_name()) */
 	size_t n;
 	char *crash;		/* its crash title in the strip's own run, or NULL */
 };

@@ -274,8 +274,9 @@ static void html_strip(struct strbuf *sb, const struct history_strip *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const char *st = report_status_name(s->statuses[i]);
 
-		strbuf_addf(sb, "<span class=\"status-%s%s\" title=\"run %lld: %s\"></span>", st,
-			    i + 1 == s->n ? " now" : "", (long long)s->run_ids[i], st);
+		strbuf_addf(sb, "<span class=\"status-%s%s\" title=\"run ", st, i + 1 == s->n ? " now" : "");
+		xml_text(sb, s->runs[i]);
+		strbuf_addf(sb, ": %s\"></span>", st);
 	}
 	strbuf_addstr(sb, "</div>");
 }
@@ -479,7 +480,9 @@ static void html_changes(struct strbuf *sb, const struct history_diff *d)
 		strbuf_addstr(sb, "<p id=\"no-previous\">No previous run to compare with.</p>\n");
 		return;
 	}
-	strbuf_addf(sb, "<p>Previous run: %lld.</p>\n", (long long)d->previous_run);
+	strbuf_addstr(sb, "<p>Previous run: ");
+	xml_text(sb, history_run_name(d->previous_dir));
+	strbuf_addstr(sb, ".</p>\n");
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		size_t n = 0;
 

@@ -21,6 +21,7 @@ struct tmpdb {
 	char dir[64];
 	char *path;
 	char host[HOST_NAME_MAX + 1];
+	int nruns;		/* add_run() names its runs' directories r1, r2, ... */
 };
 
 static int setup(void **state)
@@ -101,15 +102,17 @@ enum run_end { RUN_COMPLETE, RUN_INTERRUPTED, RUN_LEFT_RUNNING };
 static int64_t add_run(struct tmpdb *t, struct history *h, const char *line,
 		       const struct cellspec *cells, size_t n, enum run_end end)
 {
+	char *dir = xasprintf("/tmp/results/r%d", ++t->nruns);
 	const struct history_run_info info = {
 		.line = line, .command = "run", .host = t->host, .version = "v1",
-		.run_dir = "/tmp/run", .started = 1700000000, .pid = getpid(),
+		.run_dir = dir, .started = 1700000000, .pid = getpid(),
 	};
 	const char *variants[8];
 	int64_t kernels[8], run;
 	size_t nk = 0;
 
 	assert_int_equal(history_begin_run(h, &info, &run), 0);
+	free(dir);
 	for (size_t i = 0; i < n; i++) {
 		size_t k = 0;
 
@@ -469,6 +472,7 @@ static void test_compare_without_previous_run(void **state)
 	run = add_one(t, h, "L", VERDICT_CRASH, RUN_COMPLETE);
 	assert_int_equal(history_compare(h, run, &d), 0);
 	assert_int_equal(d->previous_run, 0);
+	assert_null(d->previous_dir);
 	assert_int_equal(d->nentries, 0);
 	text = print_diff(d);
 	assert_string_equal(text, "no previous complete run to compare with\n");
@@ -511,6 +515,7 @@ static void test_compare_new_failures_and_fixed(void **state)
 	run = add_run(t, h, "L", now, 7, RUN_LEFT_RUNNING);
 	assert_int_equal(history_compare(h, run, &d), 0);
 	assert_int_equal(d->previous_run, prev);
+	assert_string_equal(d->previous_dir, "/tmp/results/r1");
 	/*
 	 * Not changes: error is the bench's, skip is no pass, a cell absent
 	 * before is no new failure, and one flip is no flake.
@@ -527,7 +532,7 @@ static void test_compare_new_failures_and_fixed(void **state)
 	assert_string_equal(d->entries[1].variant, "unpatched");
 	assert_int_equal(d->entries[2].change, HISTORY_CHANGE_FIXED);
 	text = print_diff(d);
-	assert_string_equal(text, "compared with run 1: new failures 2, fixed 1, flaky 0, crash changed 0\n"
+	assert_string_equal(text, "compared with run r1: new failures 2, fixed 1, flaky 0, crash changed 0\n"
 			    "new failure: patched 486 fpu_seed: pass -> crash\n"
 			    "new failure: unpatched 486 fpu_seed: skip -> fail\n"
 			    "fixed: patched 486 x87_ctx: crash -> pass\n");
@@ -606,7 +611,7 @@ static void test_compare_crash_title_changed(void **state)
 	assert_string_equal(d->entries[0].crash_before, "WARNING in fpu__drop");
 	assert_string_equal(d->entries[0].crash_now, "INFO: task hung in fpu__drop");
 	text = print_diff(d);
-	assert_string_equal(text, "compared with run 1: new failures 0, fixed 0, flaky 0, crash changed 1\n"
+	assert_string_equal(text, "compared with run r1: new failures 0, fixed 0, flaky 0, crash changed 1\n"
 			    "crash changed: patched 486 fpu_seed: WARNING in fpu__drop -> "
 			    "INFO: task hung in fpu__drop\n");
 	free(text);
@@ -771,6 +776,10 @@ static void test_strips_order_and_max(void **state)
 	assert_int_equal(s->strips[0].run_ids[1], r2);
 	assert_int_equal(s->strips[0].run_ids[2], r3);
 	assert_int_equal(s->strips[0].run_ids[3], r4);
+	/* What the report shows: the runs' names, the "other" line's run r2 left out. */
+	assert_string_equal(s->strips[0].runs[0], "r1");
+	assert_string_equal(s->strips[0].runs[1], "r3");
+	assert_string_equal(s->strips[0].runs[3], "r5");
 	assert_int_equal(s->strips[0].statuses[0], VERDICT_PASS);
 	assert_int_equal(s->strips[0].statuses[1], VERDICT_FAIL);
 	assert_int_equal(s->strips[0].statuses[2], VERDICT_CRASH);
@@ -796,6 +805,17 @@ static void test_strips_order_and_max(void **state)
 	history_free(h);
 }
 
+/* A run is named as its results directory is; the row id is the bench's own. */
+static void test_run_name(void **state)
+{
+	(void)state;
+	assert_string_equal(history_run_name("/srv/results/20261205-231552-15996"),
+			    "20261205-231552-15996");
+	assert_string_equal(history_run_name("/work/main/bench/../results/20261205-200849-4578"),
+			    "20261205-200849-4578");
+	assert_string_equal(history_run_name("results"), "results");
+}
+
 static void test_print_filters(void **state)
 {
 	struct tmpdb *t = *state;
@@ -814,24 +834,24 @@ static void test_print_filters(void **state)
 	add_run(t, h, "L", &late, 1, RUN_LEFT_RUNNING);
 
 	text = print_history(h, &(struct history_query){ 0 });
-	assert_non_null(strstr(text, "run 3  2023-11-14T22:13:20Z  running      host "));
+	assert_non_null(strstr(text, "run r3  2023-11-14T22:13:20Z  running      host "));
 	assert_non_null(strstr(text, "  line L\n"));
-	assert_true(strstr(text, "run 3 ") < strstr(text, "run 2 "));
-	assert_true(strstr(text, "run 2 ") < strstr(text, "run 1 "));
+	assert_true(strstr(text, "run r3 ") < strstr(text, "run r2 "));
+	assert_true(strstr(text, "run r2 ") < strstr(text, "run r1 "));
 	assert_non_null(strstr(text, "interrupted"));
 	assert_non_null(strstr(text, "fpu exception in fpu__restore"));
 	assert_non_null(strstr(text, "  patched  pentium3:nofxsr  fpu_seed  crash       1.5 s  "));
 	free(text);
 
 	text = print_history(h, &(struct history_query){ .last = 2 });
-	assert_non_null(strstr(text, "run 2 "));
-	assert_null(strstr(text, "run 1 "));
+	assert_non_null(strstr(text, "run r2 "));
+	assert_null(strstr(text, "run r1 "));
 	free(text);
 
 	text = print_history(h, &(struct history_query){ .test = "fpu_seed", .last = 1 });
-	assert_non_null(strstr(text, "run 2 "));
-	assert_null(strstr(text, "run 3 "));
-	assert_null(strstr(text, "run 1 "));
+	assert_non_null(strstr(text, "run r2 "));
+	assert_null(strstr(text, "run r3 "));
+	assert_null(strstr(text, "run r1 "));
 	assert_null(strstr(text, "x87_ctx"));
 	free(text);
 
@@ -840,12 +860,12 @@ static void test_print_filters(void **state)
 	assert_non_null(strstr(text, "pentium3:nofxsr"));
 	assert_null(strstr(text, "486"));
 	assert_null(strstr(text, "x87_ctx"));
-	assert_null(strstr(text, "run 3 "));
+	assert_null(strstr(text, "run r3 "));
 	free(text);
 
 	text = print_history(h, &(struct history_query){ .cpu = "486", .test = "x87_ctx" });
-	assert_non_null(strstr(text, "run 3 "));
-	assert_null(strstr(text, "run 2 "));
+	assert_non_null(strstr(text, "run r3 "));
+	assert_null(strstr(text, "run r2 "));
 	free(text);
 
 	text = print_history(h, &(struct history_query){ .test = "nosuch" });
@@ -875,6 +895,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compare_flaky_over_interrupted_runs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_strips_order_and_max, setup, teardown),
+		cmocka_unit_test(test_run_name),
 		cmocka_unit_test_setup_teardown(test_print_filters, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
