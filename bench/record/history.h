@@ -80,6 +80,7 @@ struct history_cell {
 	const char *cmdline;	/* the setup's kernel parameters */
 	const char *test;
 	enum verdict status;
+	enum verdict expected;	/* by the [expect] rules (pass when none matched) */
 	const char *crash;	/* or NULL */
 	const char *reason;	/* or NULL */
 	const char *host;	/* the libvirt URI the cell ran on */
@@ -195,7 +196,12 @@ struct history_query {
 	size_t last;		/* the last N runs */
 };
 
-/* Prints the matching cells of the matching runs, newest run first. */
+/*
+ * Prints the matching cells of the matching runs, newest run first: each
+ * run's cells as a table under a header line, with what each cell was
+ * expected to give and whether it met it ("-" for a cell stored before
+ * the history kept expectations).
+ */
 int history_print(struct history *h, const struct history_query *q, FILE *f);
 
 #endif

@@ -317,7 +317,8 @@ void history_diff_print(FILE *f, const struct history_diff *d)
 {
 	if (d->previous_run)
 		fprintf(f, "compared with run %s: new failures %zu, fixed %zu, flaky %zu, "
-			"crash changed %zu\n", history_run_name(d->previous_dir), history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
+			"crash changed %zu\n", history_run_name(d->previous_dir),
+			history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
 			history_diff_count(d, HISTORY_CHANGE_FIXED), history_diff_count(d, HISTORY_CHANGE_FLAKY),
 			history_diff_count(d, HISTORY_CHANGE_CRASH));
 	else
@@ -359,7 +360,7 @@ static const char print_runs_sql[] =
 
 static const char print_cells_sql[] =
 	"SELECT k.variant || coalesce(' ' || k.kernel_version, ''), c.cpu, c.test, c.status, c.duration_s,"
-	" coalesce(c.crash, c.reason, '') FROM cells c JOIN kernels k ON k.id = c.kernel_id"
+	" coalesce(c.crash, c.reason, ''), c.expected FROM cells c JOIN kernels k ON k.id = c.kernel_id"
 	" WHERE c.run_id = ?1 AND " CELL_MATCHES " ORDER BY c.id";
 
 static int bind_query(sqlite3_stmt *st, const struct history_query *q)
@@ -374,11 +375,29 @@ static size_t max_size(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-/* Two passes over the cells: the column widths, then the lines. */
+/* What the cell was expected to give and whether it did: "-" for a cell stored without. */
+static int cell_expectation(struct history *h, sqlite3_stmt *st, const char **expected,
+			    const char **met)
+{
+	enum verdict status, want;
+	int err;
+
+	*expected = *met = "-";
+	if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+		return 0;
+	if ((err = history_column_verdict(h, st, 3, &status)) < 0 ||
+	    (err = history_column_verdict(h, st, 6, &want)) < 0)
+		return err;
+	*expected = verdict_name(want);
+	*met = verdict_meets(status, want) ? "yes" : "NO";
+	return 0;
+}
+
+/* Two passes over the cells: the column widths (at least the header's), then the lines. */
 static int print_cells(struct history *h, sqlite3_stmt *st, int64_t run_id, FILE *f)
 {
-	size_t wv = 0, wc = 0, wt = 0, n = 0;
-	int rc;
+	size_t wv = strlen("kernel"), wc = strlen("cpu setup"), wt = strlen("test"), n = 0;
+	int err, rc;
 
 	sqlite3_reset(st);
 	if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK)
@@ -395,12 +414,20 @@ static int print_cells(struct history *h, sqlite3_stmt *st, int64_t run_id, FILE
 		fprintf(f, "  (no cells)\n");
 		return 0;
 	}
+	fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %-8s  %-3s  %8s  crash or reason\n", (int)wv, "kernel",
+		(int)wc, "cpu setup", (int)wt, "test", "status", "expected", "met", "time");
 	sqlite3_reset(st);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %6.1f s%s%s\n", (int)wv, history_column_str(st, 0),
-			(int)wc, history_column_str(st, 1), (int)wt, history_column_str(st, 2), history_column_str(st, 3),
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *expected, *met;
+
+		if ((err = cell_expectation(h, st, &expected, &met)) < 0)
+			return err;
+		fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %-8s  %-3s  %6.1f s%s%s\n", (int)wv,
+			history_column_str(st, 0), (int)wc, history_column_str(st, 1), (int)wt,
+			history_column_str(st, 2), history_column_str(st, 3), expected, met,
 			sqlite3_column_double(st, 4), *history_column_str(st, 5) ? "  " : "",
 			history_column_str(st, 5));
+	}
 	if (rc != SQLITE_DONE)
 		return history_db_error(h, "read");
 	return 0;

@@ -95,6 +95,7 @@ struct cellspec {
 	const char *variant, *cpu, *test;
 	enum verdict status;
 	const char *crash;	/* a crash's title; NULL: "fpu exception in fpu__restore" */
+	enum verdict expected;	/* pass unless given */
 };
 
 enum run_end { RUN_COMPLETE, RUN_INTERRUPTED, RUN_LEFT_RUNNING };
@@ -131,7 +132,7 @@ static int64_t add_run(struct tmpdb *t, struct history *h, const char *line,
 		}
 		const struct history_cell c = {
 			.kernel_id = kernels[k], .cpu = cells[i].cpu, .cmdline = "", .test = cells[i].test,
-			.status = cells[i].status,
+			.status = cells[i].status, .expected = cells[i].expected,
 			.crash = cells[i].status != VERDICT_CRASH ? NULL
 				 : cells[i].crash ? cells[i].crash : "fpu exception in fpu__restore",
 			.host = "test:///default", .duration_s = 1.5, .console = "/tmp/run/c.log",
@@ -840,7 +841,7 @@ static void test_print_filters(void **state)
 	assert_true(strstr(text, "run r2 ") < strstr(text, "run r1 "));
 	assert_non_null(strstr(text, "interrupted"));
 	assert_non_null(strstr(text, "fpu exception in fpu__restore"));
-	assert_non_null(strstr(text, "  patched  pentium3:nofxsr  fpu_seed  crash       1.5 s  "));
+	assert_non_null(strstr(text, "  patched  pentium3:nofxsr  fpu_seed  crash    pass      NO      1.5 s  "));
 	free(text);
 
 	text = print_history(h, &(struct history_query){ .last = 2 });
@@ -874,6 +875,43 @@ static void test_print_filters(void **state)
 	history_free(h);
 }
 
+/* Each cell with what it was expected to give and whether it did, in aligned columns. */
+static void test_print_expectations(void **state)
+{
+	struct tmpdb *t = *state;
+	const struct cellspec cells[] = {
+		{ "unpatched", "pentium3:nofxsr", "fpu_seed", VERDICT_CRASH, NULL, VERDICT_CRASH },
+		{ "patched", "486", "x87_ctx", VERDICT_FAIL },
+		{ "patched", "486", "x86_test_FISTTP", VERDICT_SKIP },
+	};
+	struct history *h = NULL;
+	sqlite3 *db;
+	char *text;
+
+	assert_int_equal(history_open(&h, t->path), 0);
+	add_run(t, h, "L", cells, 3, RUN_COMPLETE);
+	text = print_history(h, &(struct history_query){ 0 });
+	assert_non_null(strstr(text, "  complete     host "));
+	assert_non_null(strstr(text, "\n"
+		"  kernel     cpu setup        test             status   expected  met      time  crash or reason\n"
+		"  unpatched  pentium3:nofxsr  fpu_seed         crash    crash     yes     1.5 s  fpu exception in fpu__restore\n"
+		"  patched    486              x87_ctx          fail     pass      NO      1.5 s\n"
+		"  patched    486              x86_test_FISTTP  skip     pass      yes     1.5 s\n"));
+	free(text);
+
+	/* A cell stored before the history kept expectations has none; a bad one is refused. */
+	assert_int_equal(sqlite3_open(t->path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE cells SET expected = NULL WHERE test = 'x87_ctx'",
+				      NULL, NULL, NULL), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, "UPDATE cells SET expected = 'maybe'", NULL, NULL, NULL),
+			 SQLITE_CONSTRAINT);
+	sqlite3_close(db);
+	text = print_history(h, &(struct history_query){ 0 });
+	assert_non_null(strstr(text, "  patched    486              x87_ctx          fail     -         -       1.5 s\n"));
+	free(text);
+	history_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -897,6 +935,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_strips_order_and_max, setup, teardown),
 		cmocka_unit_test(test_run_name),
 		cmocka_unit_test_setup_teardown(test_print_filters, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_print_expectations, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
