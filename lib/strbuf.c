@@ -157,29 +157,3 @@ void strbuf_add_json(struct strbuf *sb, const char *s)
 		p++;
 	}
 }
-
-void strbuf_add_xml(struct strbuf *sb, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_addstr(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(sb, "&apos;");
-			break;
-		default:
-			/* XML 1.0 cannot carry most control characters at all. */
-			strbuf_addch(sb, *p < 0x20 && *p != '\n' && *p != '\t' ? '?' : (char)*p);
-		}
-	}
-}

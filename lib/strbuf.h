@@ -48,7 +48,4 @@ void strbuf_add_json(struct strbuf *sb, const char *s);
  */
 size_t strbuf_utf8_length(const unsigned char *p, size_t left);
 
-/* Appends s with XML escaping; control bytes become '?'. */
-void strbuf_add_xml(struct strbuf *sb, const char *s);
-
 #endif

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/parser.h>
+
 #define SCHEMAS FPUBENCH_SRCDIR "/tests/schemas"
 /* KernelCI's published schema, beside the repository and not in it (../shared/kcidb/README.md). */
 #define KCIDB_SCHEMA FPUBENCH_SRCDIR "/../shared/kcidb/kcidb-io.schema.v5.3.json"
@@ -334,6 +336,30 @@ static void test_html_bisection_and_met_cells(void **state)
 	strbuf_release(&sb);
 }
 
+/* Polyglot HTML5: XML reads the page too, and its links stay relative. */
+static void test_html_is_xml_with_relative_links(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	xmlDocPtr doc;
+	xmlNodePtr root;
+
+	f->cells[2].console = "console/qemu32:fpu seed.log";
+	report_format_html(&sb, &f->in);
+	assert_non_null(strstr(sb.buf, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
+				       "lang=\"en\" xml:lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"));
+	assert_ptr_equal(strstr(sb.buf, "<!DOCTYPE html>"), sb.buf);
+	doc = xmlReadMemory(sb.buf, (int)sb.len, "report.html", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	root = xmlDocGetRootElement(doc);
+	assert_string_equal((const char *)root->name, "html");
+	assert_string_equal((const char *)root->ns->href, "http://www.w3.org/1999/xhtml");
+	xmlFreeDoc(doc);
+	/* A colon in a path makes no URL scheme. */
+	assert_non_null(strstr(sb.buf, "<a class=\"st\" href=\"console/qemu32%3Afpu%20seed.log\""));
+	strbuf_release(&sb);
+}
+
 /* Text that is almost UTF-8 is shown byte by byte; real UTF-8 is kept. */
 static void test_text_is_made_safe(void **state)
 {
@@ -472,6 +498,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_html_shows_every_cell_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_bisection_and_met_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_without_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_is_xml_with_relative_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_is_made_safe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_junit_validates_and_maps_expectations, setup,
 						teardown),
