@@ -10,7 +10,8 @@
  *                status as text, its expectation and whether it was met,
  *                the crash title (else the reason), its host (numbered
  *                when the run used several) and a strip of its last
- *                results; the comparison with the previous run; a
+ *                results; the comparison with the previous run, linked to
+ *                its report.html when it is a sibling directory; a
  *                provenance panel for each tested kernel commit.  Each
  *                cell is <td class="cell status-S met|unmet" id="cell-I"
  *                data-variant data-cpu data-test data-status data-expected

@@ -390,6 +390,34 @@ static void html_matrix(struct xmlw *x, const struct report_input *in, const str
 	layout_release(&l);
 }
 
+/*
+ * The previous run, linked to its report when it is a sibling of this one
+ * in one results directory, as runs are.
+ */
+static void html_previous(struct xmlw *x, const char *run_dir, const char *previous_dir)
+{
+	const char *name = history_run_name(previous_dir);
+	size_t parent = (size_t)(name - previous_dir);
+
+	xmlw_open(x, "p", "id", "previous", NULL);
+	xmlw_text(x, "Previous run: ");
+	if (run_dir && (size_t)(history_run_name(run_dir) - run_dir) == parent &&
+	    strncmp(run_dir, previous_dir, parent) == 0) {
+		char *href = xasprintf("../%s/report.html", name);
+
+		xmlw_open(x, "a", NULL);
+		xmlw_path_attribute(x, "href", href);
+		element(x, "code", NULL, name);
+		xmlw_close(x);
+		free(href);
+	} else {
+		element(x, "code", NULL, name);
+	}
+	xmlw_text(x, ".");
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+}
+
 /* <span class="status-S">S</span> */
 static void html_status(struct xmlw *x, enum verdict v)
 {
@@ -436,10 +464,7 @@ static void html_changes(struct xmlw *x, const struct report_input *in)
 		xmlw_text(x, "\n");
 		return;
 	}
-	xmlw_open(x, "p", NULL);
-	textf(x, "Previous run: %s.", history_run_name(d->previous_dir));
-	xmlw_close(x);
-	xmlw_text(x, "\n");
+	html_previous(x, in->run_dir, d->previous_dir);
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		size_t n = 0;
 

@@ -357,6 +357,15 @@ static void test_html_is_xml_with_relative_links(void **state)
 	xmlFreeDoc(doc);
 	/* A colon in a path makes no URL scheme. */
 	assert_non_null(strstr(sb.buf, "<a class=\"st\" href=\"console/qemu32%3Afpu%20seed.log\""));
+	/* The previous run is a sibling directory: a link to its report. */
+	assert_non_null(strstr(sb.buf, "<p id=\"previous\">Previous run: <a href=\"../20261202-095729-41/"
+				       "report.html\"><code>20261202-095729-41</code></a>.</p>"));
+	/* One in another results directory is named only. */
+	f->diff.previous_dir = "/srv/other-results/20261202-095729-41";
+	strbuf_reset(&sb);
+	report_format_html(&sb, &f->in);
+	assert_non_null(strstr(sb.buf, "<p id=\"previous\">Previous run: <code>20261202-095729-41</code>.</p>"));
+	assert_null(strstr(sb.buf, "report.html\""));
 	strbuf_release(&sb);
 }
 
