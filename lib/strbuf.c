@@ -122,29 +122,3 @@ size_t strbuf_utf8_length(const unsigned char *p, size_t left)
 		return 0;
 	return n;
 }
-
-void strbuf_add_xml(struct strbuf *sb, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		switch (*p) {
-		case '<':
-			strbuf_addstr(sb, "&lt;");
-			break;
-		case '>':
-			strbuf_addstr(sb, "&gt;");
-			break;
-		case '&':
-			strbuf_addstr(sb, "&amp;");
-			break;
-		case '"':
-			strbuf_addstr(sb, "&quot;");
-			break;
-		case '\'':
-			strbuf_addstr(sb, "&apos;");
-			break;
-		default:
-			/* XML 1.0 cannot carry most control characters at all. */
-			strbuf_addch(sb, *p < 0x20 && *p != '\n' && *p != '\t' ? '?' : (char)*p);
-		}
-	}
-}

@@ -42,7 +42,4 @@ void strbuf_reset(struct strbuf *sb);
  */
 size_t strbuf_utf8_length(const unsigned char *p, size_t left);
 
-/* Appends s with XML escaping; control bytes become '?'. */
-void strbuf_add_xml(struct strbuf *sb, const char *s);
-
 #endif

@@ -6,16 +6,23 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include <libxml/uri.h>
 #include <libxml/xmlwriter.h>
 
 #define WRITER(x) ((xmlTextWriterPtr)(x)->writer)
 
-void xmlw_begin(struct xmlw *x)
+static void begin(struct xmlw *x, bool html)
 {
 	x->buf = xmlBufferCreate();
 	x->writer = x->buf ? xmlNewTextWriterMemory(x->buf, 0) : NULL;
-	x->failed = !x->writer || xmlTextWriterSetIndent(WRITER(x), 1) < 0 ||
-		    xmlTextWriterSetIndentString(WRITER(x), BAD_CAST "  ") < 0;
+	x->html = html;
+	x->failed = !x->writer || (!html && (xmlTextWriterSetIndent(WRITER(x), 1) < 0 ||
+		    xmlTextWriterSetIndentString(WRITER(x), BAD_CAST "  ") < 0));
+}
+
+void xmlw_begin(struct xmlw *x)
+{
+	begin(x, false);
 }
 
 void xmlw_begin_document(struct xmlw *x)
@@ -25,11 +32,32 @@ void xmlw_begin_document(struct xmlw *x)
 		x->failed = xmlTextWriterStartDocument(WRITER(x), "1.0", "UTF-8", NULL) < 0;
 }
 
+void xmlw_begin_html(struct xmlw *x)
+{
+	begin(x, true);
+	if (!x->failed)
+		x->failed = xmlTextWriterWriteDTD(WRITER(x), BAD_CAST "html", NULL, NULL, NULL) < 0;
+	xmlw_text(x, "\n");
+}
+
 void xmlw_attribute(struct xmlw *x, const char *name, const char *value)
 {
 	if (!x->failed && value)
 		x->failed = xmlTextWriterWriteAttribute(WRITER(x), BAD_CAST name,
 							BAD_CAST value) < 0;
+}
+
+void xmlw_path_attribute(struct xmlw *x, const char *name, const char *path)
+{
+	xmlChar *url;
+
+	if (x->failed)
+		return;
+	/* libxml2 keeps letters, digits and "-_.!~*'()" as they are, and the list's. */
+	url = xmlURIEscapeStr(BAD_CAST path, BAD_CAST "/,+=@");
+	x->failed = !url;
+	xmlw_attribute(x, name, (const char *)url);
+	xmlFree(url);
 }
 
 static void attributes(struct xmlw *x, va_list ap)
@@ -64,7 +92,8 @@ void xmlw_open(struct xmlw *x, const char *name, ...)
 void xmlw_close(struct xmlw *x)
 {
 	if (!x->failed)
-		x->failed = xmlTextWriterEndElement(WRITER(x)) < 0;
+		x->failed = (x->html ? xmlTextWriterFullEndElement(WRITER(x))
+				     : xmlTextWriterEndElement(WRITER(x))) < 0;
 }
 
 void xmlw_element(struct xmlw *x, const char *name, const char *text, ...)
@@ -74,9 +103,12 @@ void xmlw_element(struct xmlw *x, const char *name, const char *text, ...)
 	va_start(ap, text);
 	open_element(x, name, ap);
 	va_end(ap);
-	if (text)
+	if (text) {
 		xmlw_text(x, text);
-	xmlw_close(x);
+		xmlw_close(x);
+	} else if (!x->failed) {
+		x->failed = xmlTextWriterEndElement(WRITER(x)) < 0;
+	}
 }
 
 void xmlw_text(struct xmlw *x, const char *text)

@@ -16,6 +16,9 @@
  * so that a nightly of one branch is never compared with another's.
  * Cells are matched across runs by (variant, cpu setup, test).
  *
+ * What a user reads names a run as its results directory is named
+ * (history_run_name()); the row ids (run_id below) stay inside the bench.
+ *
  * struct history owns the database handle; history_free() accepts NULL.
  * Strings in the structs below are owned by the struct that holds them.
  */
@@ -49,6 +52,12 @@ struct history_run_info {
 	long pid;		/* the bench process, to find dead runs */
 };
 
+/*
+ * A run's name, e.g. "20261205-231552-15996": its directory's last
+ * component (a pointer into run_dir).
+ */
+const char *history_run_name(const char *run_dir);
+
 /* Adds a "running" run; *run_id is its row id. */
 int history_begin_run(struct history *h, const struct history_run_info *info, int64_t *run_id);
 
@@ -71,6 +80,7 @@ struct history_cell {
 	const char *cmdline;	/* the setup's kernel parameters */
 	const char *test;
 	enum verdict status;
+	enum verdict expected;	/* by the [expect] rules (pass when none matched) */
 	const char *crash;	/* or NULL */
 	const char *reason;	/* or NULL */
 	const char *host;	/* the libvirt URI the cell ran on */
@@ -122,6 +132,7 @@ struct history_change_entry {
 
 struct history_diff {
 	int64_t previous_run;	/* 0: no previous complete run of the line */
+	char *previous_dir;	/* its run directory, as stored; NULL with previous_run 0 */
 	struct history_change_entry *entries;
 	size_t nentries;
 };
@@ -156,6 +167,7 @@ struct history_strip {
 	char *test;
 	enum verdict *statuses;
 	int64_t *run_ids;
+	char **runs;		/* the same runs' names (history_run_name()) */
 	size_t n;
 	char *crash;		/* its crash title in the strip's own run, or NULL */
 };
@@ -184,7 +196,12 @@ struct history_query {
 	size_t last;		/* the last N runs */
 };
 
-/* Prints the matching cells of the matching runs, newest run first. */
+/*
+ * Prints the matching cells of the matching runs, newest run first: each
+ * run's cells as a table under a header line, with what each cell was
+ * expected to give and whether it met it ("-" for a cell stored before
+ * the history kept expectations).
+ */
 int history_print(struct history *h, const struct history_query *q, FILE *f);
 
 #endif

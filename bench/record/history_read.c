@@ -14,20 +14,33 @@
 #define FLAKY_RUNS 10
 #define FLAKY_CHANGES 2
 
-/* The last complete run of run_id's line before it, or 0; an unknown run is an error. */
-static int find_previous(struct history *h, int64_t run_id, int64_t *previous)
+const char *history_run_name(const char *run_dir)
+{
+	const char *slash = strrchr(run_dir, '/');
+
+	return slash ? slash + 1 : run_dir;
+}
+
+/*
+ * The last complete run of run_id's line before it, or 0, and its
+ * directory (NULL for none) when dir is not NULL; an unknown run is an
+ * error.
+ */
+static int find_previous(struct history *h, int64_t run_id, int64_t *previous, char **dir)
 {
 	sqlite3_stmt *st = NULL;
 	int err, rc;
 
-	if ((err = history_db_prepare(h, &st, "SELECT (SELECT max(p.id) FROM runs p WHERE p.line = r.line"
-			      " AND p.status = 'complete' AND p.id < r.id) FROM runs r WHERE r.id = ?1",
-			      "read")) < 0)
+	if ((err = history_db_prepare(h, &st, "SELECT p.id, p.run_dir FROM runs r LEFT JOIN runs p"
+			      " ON p.id = (SELECT max(id) FROM runs WHERE line = r.line"
+			      " AND status = 'complete' AND id < r.id) WHERE r.id = ?1", "read")) < 0)
 		return err;
 	if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK) {
 		err = history_db_error(h, "read");
 	} else if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		*previous = sqlite3_column_int64(st, 0);
+		if (dir && *previous)
+			*dir = xstrdup(history_column_str(st, 1));
 	} else if (rc == SQLITE_DONE) {
 		err = error_set(ERR_GENERIC, "history database '%s' has no run %" PRId64, h->path,
 				run_id);
@@ -48,9 +61,10 @@ static const char strips_sql[] =
 	"   WHERE line = (SELECT line FROM runs WHERE id = ?1) AND id <= ?1"
 	"     AND (status IN ('complete', 'interrupted') OR id = ?1)"
 	"   ORDER BY id DESC LIMIT ?2),"
-	" c AS (SELECT c.id, c.run_id, k.variant, c.cpu, c.test, c.status, c.crash FROM cells c"
-	"   JOIN kernels k ON k.id = c.kernel_id WHERE c.run_id IN w OR c.run_id = ?3)"
-	" SELECT variant, cpu, test, run_id, status, run_id IN w, crash FROM c"
+	" c AS (SELECT c.id, c.run_id, k.variant, c.cpu, c.test, c.status, c.crash, r.run_dir"
+	"   FROM cells c JOIN kernels k ON k.id = c.kernel_id JOIN runs r ON r.id = c.run_id"
+	"   WHERE c.run_id IN w OR c.run_id = ?3)"
+	" SELECT variant, cpu, test, run_id, status, run_id IN w, crash, run_dir FROM c"
 	" WHERE (variant, cpu, test) IN (SELECT variant, cpu, test FROM c WHERE run_id = ?1)"
 	" ORDER BY variant, cpu, test, run_id, id";
 
@@ -127,7 +141,9 @@ static int load_strips(struct history *h, int64_t run_id, size_t max, int64_t pr
 		if (!strip->n || strip->run_ids[strip->n - 1] != run) {
 			strip->statuses = xrealloc(strip->statuses, (strip->n + 1) * sizeof(*strip->statuses));
 			strip->run_ids = xrealloc(strip->run_ids, (strip->n + 1) * sizeof(*strip->run_ids));
-			strip->run_ids[strip->n++] = run;
+			strip->runs = xrealloc(strip->runs, (strip->n + 1) * sizeof(*strip->runs));
+			strip->run_ids[strip->n] = run;
+			strip->runs[strip->n++] = xstrdup(history_run_name(history_column_str(st, 7)));
 		}
 		strip->statuses[strip->n - 1] = v;
 	}
@@ -163,7 +179,7 @@ int history_strips(struct history *h, int64_t run_id, size_t max, struct history
 	if ((err = history_db_exec(h, "BEGIN", "read")) < 0)
 		return err;
 	/* Run ids start at 1: previous 0 asks for no extra run. */
-	if ((err = find_previous(h, run_id, &previous)) == 0)
+	if ((err = find_previous(h, run_id, &previous, NULL)) == 0)
 		err = load_strips(h, run_id, max, 0, out, NULL, NULL);
 	history_db_rollback(h);
 	return err;
@@ -179,6 +195,9 @@ void history_strips_free(struct history_strips *s)
 		free(s->strips[i].test);
 		free(s->strips[i].statuses);
 		free(s->strips[i].run_ids);
+		for (size_t j = 0; j < s->strips[i].n; j++)
+			free(s->strips[i].runs[j]);
+		free(s->strips[i].runs);
 		free(s->strips[i].crash);
 	}
 	free(s->strips);
@@ -247,7 +266,7 @@ int history_compare(struct history *h, int64_t run_id, struct history_diff **out
 	*out = NULL;
 	if ((err = history_db_exec(h, "BEGIN", "read")) < 0)
 		goto out;
-	if ((err = find_previous(h, run_id, &d->previous_run)) < 0 ||
+	if ((err = find_previous(h, run_id, &d->previous_run, &d->previous_dir)) < 0 ||
 	    (err = load_strips(h, run_id, FLAKY_RUNS, d->previous_run, &s, &before, &before_crash)) < 0)
 		goto out;
 	/* The strips come sorted by key: one pass a kind sorts the entries. */
@@ -281,6 +300,7 @@ void history_diff_free(struct history_diff *d)
 		free(d->entries[i].crash_now);
 	}
 	free(d->entries);
+	free(d->previous_dir);
 	free(d);
 }
 
@@ -296,8 +316,9 @@ size_t history_diff_count(const struct history_diff *d, enum history_change chan
 void history_diff_print(FILE *f, const struct history_diff *d)
 {
 	if (d->previous_run)
-		fprintf(f, "compared with run %" PRId64 ": new failures %zu, fixed %zu, flaky %zu, "
-			"crash changed %zu\n", d->previous_run, history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
+		fprintf(f, "compared with run %s: new failures %zu, fixed %zu, flaky %zu, "
+			"crash changed %zu\n", history_run_name(d->previous_dir),
+			history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE),
 			history_diff_count(d, HISTORY_CHANGE_FIXED), history_diff_count(d, HISTORY_CHANGE_FLAKY),
 			history_diff_count(d, HISTORY_CHANGE_CRASH));
 	else
@@ -332,14 +353,14 @@ void history_diff_print(FILE *f, const struct history_diff *d)
 	" OR substr(c.cpu, 1, length(?3) + 1) = ?3 || ':')"
 
 static const char print_runs_sql[] =
-	"SELECT r.id, r.started, r.status, r.line, r.host FROM runs r"
+	"SELECT r.id, r.started, r.status, r.line, r.host, r.run_dir FROM runs r"
 	" WHERE (?2 IS NULL AND ?3 IS NULL)"
 	"   OR EXISTS (SELECT 1 FROM cells c WHERE c.run_id = r.id AND " CELL_MATCHES ")"
 	" ORDER BY r.id DESC LIMIT ?1";
 
 static const char print_cells_sql[] =
 	"SELECT k.variant || coalesce(' ' || k.kernel_version, ''), c.cpu, c.test, c.status, c.duration_s,"
-	" coalesce(c.crash, c.reason, '') FROM cells c JOIN kernels k ON k.id = c.kernel_id"
+	" coalesce(c.crash, c.reason, ''), c.expected FROM cells c JOIN kernels k ON k.id = c.kernel_id"
 	" WHERE c.run_id = ?1 AND " CELL_MATCHES " ORDER BY c.id";
 
 static int bind_query(sqlite3_stmt *st, const struct history_query *q)
@@ -354,11 +375,29 @@ static size_t max_size(size_t a, size_t b)
 	return a > b ? a : b;
 }
 
-/* Two passes over the cells: the column widths, then the lines. */
+/* What the cell was expected to give and whether it did: "-" for a cell stored without. */
+static int cell_expectation(struct history *h, sqlite3_stmt *st, const char **expected,
+			    const char **met)
+{
+	enum verdict status, want;
+	int err;
+
+	*expected = *met = "-";
+	if (sqlite3_column_type(st, 6) == SQLITE_NULL)
+		return 0;
+	if ((err = history_column_verdict(h, st, 3, &status)) < 0 ||
+	    (err = history_column_verdict(h, st, 6, &want)) < 0)
+		return err;
+	*expected = verdict_name(want);
+	*met = verdict_meets(status, want) ? "yes" : "NO";
+	return 0;
+}
+
+/* Two passes over the cells: the column widths (at least the header's), then the lines. */
 static int print_cells(struct history *h, sqlite3_stmt *st, int64_t run_id, FILE *f)
 {
-	size_t wv = 0, wc = 0, wt = 0, n = 0;
-	int rc;
+	size_t wv = strlen("kernel"), wc = strlen("cpu setup"), wt = strlen("test"), n = 0;
+	int err, rc;
 
 	sqlite3_reset(st);
 	if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK)
@@ -375,12 +414,20 @@ static int print_cells(struct history *h, sqlite3_stmt *st, int64_t run_id, FILE
 		fprintf(f, "  (no cells)\n");
 		return 0;
 	}
+	fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %-8s  %-3s  %8s  crash or reason\n", (int)wv, "kernel",
+		(int)wc, "cpu setup", (int)wt, "test", "status", "expected", "met", "time");
 	sqlite3_reset(st);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %6.1f s%s%s\n", (int)wv, history_column_str(st, 0),
-			(int)wc, history_column_str(st, 1), (int)wt, history_column_str(st, 2), history_column_str(st, 3),
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *expected, *met;
+
+		if ((err = cell_expectation(h, st, &expected, &met)) < 0)
+			return err;
+		fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %-8s  %-3s  %6.1f s%s%s\n", (int)wv,
+			history_column_str(st, 0), (int)wc, history_column_str(st, 1), (int)wt,
+			history_column_str(st, 2), history_column_str(st, 3), expected, met,
 			sqlite3_column_double(st, 4), *history_column_str(st, 5) ? "  " : "",
 			history_column_str(st, 5));
+	}
 	if (rc != SQLITE_DONE)
 		return history_db_error(h, "read");
 	return 0;
@@ -408,8 +455,8 @@ int history_print(struct history *h, const struct history_query *q, FILE *f)
 		char started[32];
 
 		date_format_iso8601(started, sizeof(started), sqlite3_column_int64(runs, 1));
-		fprintf(f, "%srun %" PRId64 "  %s  %-11s  host %s  line %s\n", nruns++ ? "\n" : "",
-			(int64_t)sqlite3_column_int64(runs, 0), started, history_column_str(runs, 2),
+		fprintf(f, "%srun %s  %s  %-11s  host %s  line %s\n", nruns++ ? "\n" : "",
+			history_run_name(history_column_str(runs, 5)), started, history_column_str(runs, 2),
 			history_column_str(runs, 4), history_column_str(runs, 3));
 		if ((err = print_cells(h, cells, sqlite3_column_int64(runs, 0), f)) < 0)
 			goto out;

@@ -1,7 +1,7 @@
 /*
  * junit.xml, as Jenkins and GitLab read it (report.h): one testsuite per
  * (variant, CPU setup), one testcase per test, written with libxml2
- * (lib/xmlw.h) after report_add_safe() made every guest-given text showable.
+ * (lib/xmlw.h) after report_safe() made every guest-given text showable.
  */
 #include "report.h"
 
@@ -24,16 +24,6 @@ static enum junit_result junit_result(const struct matrix_cell *c)
 	if (c->status == VERDICT_TIMEOUT || c->status == VERDICT_ERROR)
 		return JUNIT_ERROR;
 	return JUNIT_FAILURE;
-}
-
-/* Safe text in a strbuf of the caller's; NULL stays NULL. */
-static const char *safe(struct strbuf *sb, const char *s)
-{
-	if (!s)
-		return NULL;
-	strbuf_reset(sb);
-	report_add_safe(sb, s, strlen(s));
-	return sb->buf;
 }
 
 static bool same_suite(const struct matrix_cell *a, const struct matrix_cell *b)
@@ -70,14 +60,14 @@ static void system_out(struct xmlw *x, const struct report_input *in, const stru
 	strbuf_addf(&text, "status %s, expected %s (%s)\n", report_status_name(c->status),
 		    report_status_name(c->expected), c->met ? "met" : "NOT met");
 	if (c->crash)
-		strbuf_addf(&text, "crash: %s\n", safe(&s, c->crash));
+		strbuf_addf(&text, "crash: %s\n", report_safe(&s, c->crash));
 	if (c->reason)
-		strbuf_addf(&text, "reason: %s\n", safe(&s, c->reason));
+		strbuf_addf(&text, "reason: %s\n", report_safe(&s, c->reason));
 	if (c->fpu_mode)
-		strbuf_addf(&text, "fpu mode: %s\n", safe(&s, c->fpu_mode));
-	strbuf_addf(&text, "host: %s\n", c->host ? safe(&s, c->host) : "unknown");
+		strbuf_addf(&text, "fpu mode: %s\n", report_safe(&s, c->fpu_mode));
+	strbuf_addf(&text, "host: %s\n", c->host ? report_safe(&s, c->host) : "unknown");
 	if (report_console_tail(in, c, &tail, &cut))
-		strbuf_addf(&text, "console: %s%s%s", safe(&s, c->console),
+		strbuf_addf(&text, "console: %s%s%s", report_safe(&s, c->console),
 			    cut ? ", its end:\n" : ":\n", tail.buf);
 	else
 		strbuf_addstr(&text, "console: none readable\n");
@@ -94,18 +84,18 @@ static void testcase(struct xmlw *x, const struct report_input *in, const struct
 	char *class = class_name(c), time[32];
 
 	snprintf(time, sizeof(time), "%.3f", c->duration_s > 0 ? c->duration_s : 0.0);
-	xmlw_open(x, "testcase", "classname", class, "name", safe(&name, c->test), "time", time,
+	xmlw_open(x, "testcase", "classname", class, "name", report_safe(&name, c->test), "time", time,
 		  NULL);
 	if (r == JUNIT_SKIPPED) {
 		xmlw_element(x, "skipped", NULL, "message",
-			     c->reason ? safe(&message, c->reason) : "skipped", NULL);
+			     c->reason ? report_safe(&message, c->reason) : "skipped", NULL);
 	} else if (r != JUNIT_PASS) {
 		char *unmet = xasprintf("expected %s, got %s", report_status_name(c->expected),
 					report_status_name(c->status));
 		const char *why = c->crash ? c->crash : c->reason;
 
 		xmlw_element(x, r == JUNIT_ERROR ? "error" : "failure", unmet, "message",
-			     why ? safe(&message, why) : unmet, "type",
+			     why ? report_safe(&message, why) : unmet, "type",
 			     report_status_name(c->status), NULL);
 		free(unmet);
 	}
@@ -139,7 +129,7 @@ static void property(struct xmlw *x, const char *name, const char *value)
 	struct strbuf s = STRBUF_INIT;
 
 	if (value && *value)
-		xmlw_element(x, "property", NULL, "name", name, "value", safe(&s, value), NULL);
+		xmlw_element(x, "property", NULL, "name", name, "value", report_safe(&s, value), NULL);
 	strbuf_release(&s);
 }
 
@@ -191,7 +181,7 @@ void report_format_junit(struct strbuf *sb, const struct report_input *in)
 		count(&all, &m->cells[i]);
 	strbuf_addstr(&name, "fpubench");
 	if (in->run->id)
-		strbuf_addf(&name, " %s", safe(&s, in->run->id));
+		strbuf_addf(&name, " %s", report_safe(&s, in->run->id));
 	xmlw_begin_document(&x);
 	xmlw_open(&x, "testsuites", "name", name.buf, "tests", all.text[0], "failures",
 		  all.text[1], "errors", all.text[2], "skipped", all.text[3], "time", all.text[4],

@@ -3,13 +3,15 @@
  * the run directory next to results.json:
  *
  *   report.html  one self-contained page (inline CSS, no script, no
- *                network resource; the only web links are lore's): the
- *                matrix coloured by status, a row per variant + CPU setup
- *                and a column per test, each cell linking to its console
- *                log with its status as text, its expectation and whether
- *                it was met, the crash title (else the reason), its host
- *                (numbered when the run used several) and a strip of its
- *                last results; the comparison with the previous run; a
+ *                network resource; the only web links are lore's), in
+ *                polyglot HTML5 (report_html.c): the matrix coloured by
+ *                status, a row per variant + CPU setup and a column per
+ *                test, each cell linking to its console log with its
+ *                status as text, its expectation and whether it was met,
+ *                the crash title (else the reason), its host (numbered
+ *                when the run used several) and a strip of its last
+ *                results; the comparison with the previous run, linked to
+ *                its report.html when it is a sibling directory; a
  *                provenance panel for each tested kernel commit.  Each
  *                cell is <td class="cell status-S met|unmet" id="cell-I"
  *                data-variant data-cpu data-test data-status data-expected
@@ -26,7 +28,7 @@
  * sequence, DEL, C1 controls), a noncharacter XML cannot carry (U+FFFE,
  * U+FFFF) or not valid UTF-8 is shown as the four characters \xNN.  This
  * is for reading, not reversible: a backslash passes as it is.  Then the
- * text is escaped for its format (HTML/XML entities, JSON escapes).
+ * format's writer escapes it (libxml2 for HTML and XML, JSON escapes).
  *
  * JUnit is what CI acts on, so it follows the expectations, as the bench's
  * exit status does: a cell that meets its expectation passes (an expected
@@ -80,6 +82,9 @@ struct report_input {
 
 /* Appends len bytes of s made safe to show, as above (before any format's escaping). */
 void report_add_safe(struct strbuf *sb, const char *s, size_t len);
+
+/* Sets sb to s made safe to show and returns its text; NULL for a NULL s. */
+const char *report_safe(struct strbuf *sb, const char *s);
 
 void report_format_html(struct strbuf *sb, const struct report_input *in);
 void report_format_junit(struct strbuf *sb, const struct report_input *in);

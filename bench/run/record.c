@@ -110,6 +110,7 @@ void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
 			.cmdline = c->cpu->cmdline,
 			.test = c->test,
 			.status = c->status,
+			.expected = c->expected,
 			.crash = c->crash,
 			.reason = c->reason,
 			.host = c->host,

@@ -78,7 +78,8 @@ check "nightly run 1 over two hosts" nightly
 check "run 1 has nothing to compare with" grep -q "no previous complete run" "$WORK/out"
 check "nightly run 2 over two hosts" nightly
 sed 's/^/# /' "$WORK/out" | tail -n 8
-check "run 2 is compared with run 1" grep -q "compared with run [0-9]*: new failures 0" "$WORK/out"
+check "run 2 is compared with run 1, by its directory's name" \
+	grep -q "compared with run [0-9]\{8\}-[0-9]\{6\}-[0-9]*: new failures 0" "$WORK/out"
 check "run 2 has no new failure" sh -c "! grep -q '^new failure:' '$WORK/out'"
 check "cells are spread over both hosts" hosts_used
 check "the daemon's consoles came back and left the stage" sh -c "ls '$WORK/stage' | grep -q bzImage &&

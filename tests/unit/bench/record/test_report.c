@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <libxml/parser.h>
+
 #define SCHEMAS FPUBENCH_SRCDIR "/tests/schemas"
 /* KernelCI's published schema, beside the repository and not in it (../shared/kcidb/README.md). */
 #define KCIDB_SCHEMA FPUBENCH_SRCDIR "/../shared/kcidb/kcidb-io.schema.v5.3.json"
@@ -37,6 +39,7 @@ struct fixture {
 	struct results_run run;
 	enum verdict strip_statuses[3];
 	int64_t strip_runs[3];
+	char *strip_names[3];
 	struct history_strip strip;
 	struct history_strips strips;
 	struct history_change_entry changes[3];
@@ -114,8 +117,12 @@ static int setup(void **state)
 	f->strip_runs[0] = 40;
 	f->strip_runs[1] = 41;
 	f->strip_runs[2] = 42;
-	f->strip = (struct history_strip){ "unpatched", "pentium3:nofxsr", "fpu_seed",
-					   f->strip_statuses, f->strip_runs, 3 };
+	f->strip_names[0] = "20261201-095729-40";
+	f->strip_names[1] = "20261202-095729-41";
+	f->strip_names[2] = "20261203-095729-42";
+	f->strip = (struct history_strip){ .variant = "unpatched", .cpu = "pentium3:nofxsr",
+					   .test = "fpu_seed", .statuses = f->strip_statuses,
+					   .run_ids = f->strip_runs, .runs = f->strip_names, .n = 3 };
 	f->strips = (struct history_strips){ &f->strip, 1 };
 	f->changes[0] = (struct history_change_entry){ HISTORY_CHANGE_NEW_FAILURE, "patched", "qemu32",
 						       "fpu_signal", VERDICT_PASS, VERDICT_FAIL };
@@ -123,7 +130,10 @@ static int setup(void **state)
 						       "fpu_seed", VERDICT_CRASH, VERDICT_PASS };
 	f->changes[2] = (struct history_change_entry){ HISTORY_CHANGE_FLAKY, "unpatched", "pentium3:nofxsr",
 						       "fpu_seed", VERDICT_PASS, VERDICT_CRASH };
-	f->diff = (struct history_diff){ 41, f->changes, 3 };
+	/* The previous run is a sibling of this one, as in a results directory. */
+	f->diff = (struct history_diff){ .previous_run = 41,
+					 .previous_dir = "/tmp/20261202-095729-41",
+					 .entries = f->changes, .nentries = 3 };
 
 	f->versions[0] = "https://lore.kernel.org/r/v1@example.org";
 	f->versions[1] = "https://lore.kernel.org/r/v2@example.org";
@@ -251,9 +261,10 @@ static void test_html_shows_every_cell_escaped(void **state)
 	assert_non_null(strstr(sb.buf, "<ol class=\"hosts\"><li><code>qemu:///system</code></li><li><code>qemu+ssh://h2/system</code></li></ol>"));
 	assert_int_equal(count(sb.buf, "<div class=\"host\">host 2</div>"), 4);
 	assert_non_null(strstr(sb.buf, "<div class=\"strip\"><span class=\"status-pass\" "
-				       "title=\"run 40: pass\"></span><span class=\"status-crash\" "
-				       "title=\"run 41: crash\"></span><span class=\"status-crash now\" "
-				       "title=\"run 42: crash\"></span></div>"));
+				       "title=\"run 20261201-095729-40: pass\"></span><span "
+				       "class=\"status-crash\" title=\"run 20261202-095729-41: crash\">"
+				       "</span><span class=\"status-crash now\" "
+				       "title=\"run 20261203-095729-42: crash\"></span></div>"));
 	assert_int_equal(count(sb.buf, "<div class=\"strip\">"), 1);
 	assert_non_null(strstr(sb.buf, "<span id=\"cells\">8</span> cells: 2 pass 1 skip 1 fail "
 				       "1 timeout 2 crash 1 error; <span id=\"met\">4</span> of 8"));
@@ -332,6 +343,39 @@ static void test_html_bisection_and_met_cells(void **state)
 	strbuf_reset(&sb);
 	report_format_html(&sb, &f->in);
 	assert_null(strstr(sb.buf, "Bisections"));
+	strbuf_release(&sb);
+}
+
+/* Polyglot HTML5: XML reads the page too, and its links stay relative. */
+static void test_html_is_xml_with_relative_links(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	xmlDocPtr doc;
+	xmlNodePtr root;
+
+	f->cells[2].console = "console/qemu32:fpu seed.log";
+	report_format_html(&sb, &f->in);
+	assert_non_null(strstr(sb.buf, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
+				       "lang=\"en\" xml:lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"));
+	assert_ptr_equal(strstr(sb.buf, "<!DOCTYPE html>"), sb.buf);
+	doc = xmlReadMemory(sb.buf, (int)sb.len, "report.html", NULL, XML_PARSE_NONET);
+	assert_non_null(doc);
+	root = xmlDocGetRootElement(doc);
+	assert_string_equal((const char *)root->name, "html");
+	assert_string_equal((const char *)root->ns->href, "http://www.w3.org/1999/xhtml");
+	xmlFreeDoc(doc);
+	/* A colon in a path makes no URL scheme. */
+	assert_non_null(strstr(sb.buf, "<a class=\"st\" href=\"console/qemu32%3Afpu%20seed.log\""));
+	/* The previous run is a sibling directory: a link to its report. */
+	assert_non_null(strstr(sb.buf, "<p id=\"previous\">Previous run: <a href=\"../20261202-095729-41/"
+				       "report.html\"><code>20261202-095729-41</code></a>.</p>"));
+	/* One in another results directory is named only. */
+	f->diff.previous_dir = "/srv/other-results/20261202-095729-41";
+	strbuf_reset(&sb);
+	report_format_html(&sb, &f->in);
+	assert_non_null(strstr(sb.buf, "<p id=\"previous\">Previous run: <code>20261202-095729-41</code>.</p>"));
+	assert_null(strstr(sb.buf, "report.html\""));
 	strbuf_release(&sb);
 }
 
@@ -486,6 +530,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_html_shows_every_cell_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_bisection_and_met_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_without_history, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_is_xml_with_relative_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_text_is_made_safe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_junit_validates_and_maps_expectations, setup,
 						teardown),
