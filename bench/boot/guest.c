@@ -523,10 +523,10 @@ static int unknown_cpu_name(const char *what, const char *name, const struct cpu
 			 setup->spec, listed);
 }
 
-int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n)
+static int check_cpus(virConnectPtr conn, const struct cpu_setup *setups, size_t n)
 {
 	char **models = NULL, **features = NULL, listed[64];
-	int nmodels = virConnectGetCPUModelNames(gc->conn, "i686", &models, 0);
+	int nmodels = virConnectGetCPUModelNames(conn, "i686", &models, 0);
 	size_t nfeatures = cpu_feature_names(&features);
 	int err = 0;
 
@@ -556,6 +556,26 @@ int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size
 	for (size_t j = 0; j < nfeatures; j++)
 		free(features[j]);
 	free(features);
+	return err;
+}
+
+int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n)
+{
+	return check_cpus(gc->conn, setups, n);
+}
+
+int guest_check_cpus_local(const struct cpu_setup *setups, size_t n)
+{
+	virConnectPtr conn;
+	int err;
+
+	virSetErrorFunc(NULL, virt_error_quiet);
+	/* libvirt's test driver lists models from the same CPU map as QEMU's, with no daemon. */
+	if (!(conn = virConnectOpen("test:///default")))
+		return error_set(ERR_LIBVIRT, "cannot open libvirt's test driver to check the cpu setups: %s",
+				 virGetLastErrorMessage());
+	err = check_cpus(conn, setups, n);
+	virConnectClose(conn);
 	return err;
 }
 

@@ -90,6 +90,12 @@ bool guest_conn_alive(struct guest_conn *gc);
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n);
 
 /*
+ * The same check against this machine's libvirt, without a connection to
+ * a host: what a run on local guests does before it builds anything.
+ */
+int guest_check_cpus_local(const struct cpu_setup *setups, size_t n);
+
+/*
  * Forgets the domains named GUEST_NAME_PREFIX* that a killed bench left in
  * embedded root: kills their qemu if it still runs and removes their state
  * files.  Called before connecting, under the cache lock, so no libvirt owns

@@ -39,7 +39,8 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 			if (strcmp(specs[j], specs[i]) == 0)
 				return error_set(ERR_USAGE, "cpu setup '%s' is given twice", specs[i]);
 	}
-	return 0;
+	/* A misspelt model or feature is refused before the build; remote hosts judge at connect. */
+	return s->cfg.nhosts ? 0 : guest_check_cpus_local(s->setups, s->nsetups);
 }
 
 /*

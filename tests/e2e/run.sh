@@ -244,6 +244,11 @@ check "missing patch exits 128" \
 check "unknown cpu model exits 132" \
 	status_is 132 "$FPUBENCH" run --results "$RESULTS" --cpu no-such-cpu
 check "the error names the model" grep -q "'no-such-cpu'" "$WORK/err"
+check "a misspelt cpu feature exits 132 before anything is built" \
+	status_is 132 "$FPUBENCH" test --cache "$WORK/feature-cache" --results "$WORK/feature-results" \
+	--cpu pentium2,-fxrs
+check "the error names the feature meant" grep -q "unknown cpu feature 'fxrs' .*did you mean 'fxsr'" "$WORK/err"
+check "and leaves no cache or results behind" test ! -e "$WORK/feature-cache" -a ! -e "$WORK/feature-results"
 check "an unknown option exits 129" status_is 129 "$FPUBENCH" run --frobnicate
 check "the error names the option" grep -q "^fpubench: unknown option '--frobnicate'" "$WORK/err"
 check "an option without its value exits 129" status_is 129 "$FPUBENCH" test --jobs

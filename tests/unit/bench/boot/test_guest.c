@@ -264,6 +264,10 @@ static void test_cpu_models_are_checked(void **state)
 	assert_int_equal(guest_check_cpus(gc, setups, 4), ERR_CPU);
 	assert_non_null(strstr(error_last(), "unknown cpu model 'no-such-cpu' in setup 'no-such-cpu:nofxsr'"));
 	guest_conn_free(gc);
+	/* The same verdicts without a host, as run and test give them before building. */
+	assert_int_equal(guest_check_cpus_local(setups, 2), 0);
+	assert_int_equal(guest_check_cpus_local(setups, 4), ERR_CPU);
+	assert_non_null(strstr(error_last(), "unknown cpu model 'no-such-cpu' in setup 'no-such-cpu:nofxsr'"));
 	for (size_t i = 0; i < 4; i++)
 		cpu_setup_release(&setups[i]);
 }
