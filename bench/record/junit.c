@@ -169,13 +169,14 @@ static void testsuite(struct xmlw *x, const struct report_input *in, size_t firs
 	strbuf_release(&name);
 }
 
-void report_format_junit(struct strbuf *sb, const struct report_input *in)
+int report_format_junit(struct strbuf *sb, const struct report_input *in)
 {
 	const struct matrix *m = in->m;
 	struct junit_counts all = { 0 };
 	struct strbuf name = STRBUF_INIT, s = STRBUF_INIT;
 	struct xmlw x;
 	char *doc = NULL;
+	int err;
 
 	for (size_t i = 0; i < m->ncells; i++)
 		count(&all, &m->cells[i]);
@@ -195,9 +196,10 @@ void report_format_junit(struct strbuf *sb, const struct report_input *in)
 			testsuite(&x, in, i);
 	}
 	xmlw_close(&x);
-	if (xmlw_finish(&x, "junit.xml", &doc) == 0)
+	if ((err = xmlw_finish(&x, "junit.xml", &doc)) == 0)
 		strbuf_addstr(sb, doc);
 	free(doc);
 	strbuf_release(&name);
 	strbuf_release(&s);
+	return err;
 }

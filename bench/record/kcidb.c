@@ -223,7 +223,7 @@ static struct json_object *kcidb_test(const struct report_input *in, const struc
 	return o;
 }
 
-void kcidb_format(struct strbuf *sb, const struct report_input *in)
+int kcidb_format(struct strbuf *sb, const struct report_input *in)
 {
 	const char *origin = in->origin ? in->origin : KCIDB_ORIGIN;
 	const struct matrix *m = in->m;
@@ -257,4 +257,5 @@ void kcidb_format(struct strbuf *sb, const struct report_input *in)
 	strbuf_addch(sb, '\n');
 	json_object_put(doc);
 	free(kernels);
+	return 0;
 }

@@ -23,6 +23,7 @@
 #define KCIDB_MAJOR 5
 #define KCIDB_MINOR 3
 
-void kcidb_format(struct strbuf *sb, const struct report_input *in);
+/* Adds the document to sb; always 0 (json-c cannot fail but for memory), as report.h's formats. */
+int kcidb_format(struct strbuf *sb, const struct report_input *in);
 
 #endif

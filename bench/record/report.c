@@ -103,7 +103,7 @@ int report_write(const struct report_input *in)
 {
 	static const struct {
 		const char *name;
-		void (*format)(struct strbuf *, const struct report_input *);
+		int (*format)(struct strbuf *, const struct report_input *);
 	} files[] = {
 		{ "report.html", report_format_html },
 		{ "junit.xml", report_format_junit },
@@ -115,7 +115,8 @@ int report_write(const struct report_input *in)
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		strbuf_reset(&sb);
-		files[i].format(&sb, in);
+		if ((err = files[i].format(&sb, in)) < 0)
+			goto out;
 		free(path);
 		path = xasprintf("%s/%s", in->run_dir, files[i].name);
 		if ((err = file_write_atomic(path, sb.buf, sb.len)) < 0)

@@ -86,8 +86,9 @@ void report_add_safe(struct strbuf *sb, const char *s, size_t len);
 /* Sets sb to s made safe to show and returns its text; NULL for a NULL s. */
 const char *report_safe(struct strbuf *sb, const char *s);
 
-void report_format_html(struct strbuf *sb, const struct report_input *in);
-void report_format_junit(struct strbuf *sb, const struct report_input *in);
+/* Each adds its document to sb: 0, or the error of writing it (libxml2's), sb unchanged. */
+int report_format_html(struct strbuf *sb, const struct report_input *in);
+int report_format_junit(struct strbuf *sb, const struct report_input *in);
 
 /* What kcidb.c shares: a status's name ("none" past the verdicts), a console's tail. */
 const char *report_status_name(enum verdict v);

@@ -668,11 +668,12 @@ static void html_bisections(struct xmlw *x, const struct report_input *in)
 	}
 }
 
-void report_format_html(struct strbuf *sb, const struct report_input *in)
+int report_format_html(struct strbuf *sb, const struct report_input *in)
 {
 	struct hosts hosts;
 	struct xmlw x;
 	char *doc = NULL;
+	int err;
 
 	hosts_collect(&hosts, in->m);
 	xmlw_begin_html(&x);
@@ -713,8 +714,9 @@ void report_format_html(struct strbuf *sb, const struct report_input *in)
 	xmlw_close(&x);
 	xmlw_text(&x, "\n");
 	xmlw_close(&x);
-	if (xmlw_finish(&x, "report.html", &doc) == 0)
+	if ((err = xmlw_finish(&x, "report.html", &doc)) == 0)
 		strbuf_addstr(sb, doc);
 	free(doc);
 	free(hosts.uris);
+	return err;
 }

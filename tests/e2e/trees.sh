@@ -108,8 +108,8 @@ sys.exit(0 if len(rows) == 2 and len(lines) == 2 and versions == sorted(sys.argv
 PY
 }
 check "the history keeps the two trees apart" history_apart
-check "report.html names both versions" sh -c "grep -l 'Linux $V61' $(sed 's|$|/report.html|' "$WORK/runs" | tr '\n' ' ') &&
-	grep -l 'Linux $V612' $(sed 's|$|/report.html|' "$WORK/runs" | tr '\n' ' ')" >/dev/null
+check "report.html names both versions" sh -c "grep -q 'Linux $V61' $(sed 's|$|/report.html|' "$WORK/runs" | tr '\n' ' ') &&
+	grep -q 'Linux $V612' $(sed 's|$|/report.html|' "$WORK/runs" | tr '\n' ' ')"
 
 echo "# e2e trees: 6.1 without the 486 choices, as a git tree"
 NO486="$WORK/no486"
@@ -120,7 +120,7 @@ git clone -q --shared --no-checkout "$CACHE/trees/debian-$V61" "$NO486" &&
 		"$ROOT/tests/fixtures/patches/kconfig-no-486.patch" &&
 	git -C "$NO486" -c user.name=fpubench -c user.email=fpubench@localhost \
 		commit -q -a -m "the fsave regression, on a tree without the 486 choices"
-check "the no-486 tree is made" git -C "$NO486" rev-parse --verify -q no486
+check "the no-486 tree is made" git -C "$NO486" show-ref -q --verify refs/heads/no486
 cat >"$WORK/no486.conf" <<EOF
 [run]
 results = $RESULTS

@@ -235,7 +235,7 @@ static void test_html_shows_every_cell_escaped(void **state)
 	struct fixture *f = *state;
 	struct strbuf sb = STRBUF_INIT;
 
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_int_equal(count(sb.buf, "<td class=\"cell "), 8);
 	assert_int_equal(count(sb.buf, "data-status=\""), 8);
 	assert_int_equal(count(sb.buf, "<tr><th class=\"row\"><div class=\"variant\">"), 4);
@@ -293,19 +293,19 @@ static void test_html_without_history(void **state)
 
 	f->in.diff = NULL;
 	f->in.strips = NULL;
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "No previous run to compare with."));
 	assert_null(strstr(sb.buf, "class=\"strip\""));
 	strbuf_reset(&sb);
 	f->in.diff = &first;
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "No previous run to compare with."));
 	assert_null(strstr(sb.buf, "id=\"new-failures\""));
 	/* One host: said once, not in every cell. */
 	for (size_t i = 0; i < 8; i++)
 		f->cells[i].host = "qemu:///system";
 	strbuf_reset(&sb);
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "Every cell ran on <code>qemu:///system</code>."));
 	assert_null(strstr(sb.buf, "<div class=\"host\">"));
 	strbuf_release(&sb);
@@ -328,7 +328,7 @@ static void test_html_bisection_and_met_cells(void **state)
 
 	f->in.bisections = b;
 	f->in.nbisections = 2;
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<h2>Bisections of the new failures</h2>"));
 	assert_non_null(strstr(sb.buf, "<b>hist pentium2,-fxsr fpu_&lt;seed&gt;</b> between "
 				       "<code>111111111111</code> (good) and <code>222222222222</code> "
@@ -341,7 +341,7 @@ static void test_html_bisection_and_met_cells(void **state)
 	assert_non_null(strstr(sb.buf, "<td class=\"cell status-crash met\""));
 	f->in.nbisections = 0;
 	strbuf_reset(&sb);
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_null(strstr(sb.buf, "Bisections"));
 	strbuf_release(&sb);
 }
@@ -355,7 +355,7 @@ static void test_html_is_xml_with_relative_links(void **state)
 	xmlNodePtr root;
 
 	f->cells[2].console = "console/qemu32:fpu seed.log";
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
 				       "lang=\"en\" xml:lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"));
 	assert_ptr_equal(strstr(sb.buf, "<!DOCTYPE html>"), sb.buf);
@@ -373,7 +373,7 @@ static void test_html_is_xml_with_relative_links(void **state)
 	/* One in another results directory is named only. */
 	f->diff.previous_dir = "/srv/other-results/20261202-095729-41";
 	strbuf_reset(&sb);
-	report_format_html(&sb, &f->in);
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<p id=\"previous\">Previous run: <code>20261202-095729-41</code>.</p>"));
 	assert_null(strstr(sb.buf, "report.html\""));
 	strbuf_release(&sb);
@@ -387,7 +387,7 @@ static void test_text_is_made_safe(void **state)
 
 	f->cells[1].crash = "ok \xc3\xbc, c1 \xc2\x9b, nonchar \xef\xbf\xbe, overlong \xc0\xaf, "
 			    "surrogate \xed\xa0\x80, cut \xe2\x82";
-	kcidb_format(&sb, &f->in);
+	assert_int_equal(kcidb_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "\"comment\": \"ok \xc3\xbc, c1 \\\\xc2\\\\x9b, nonchar "
 				       "\\\\xef\\\\xbf\\\\xbe, overlong \\\\xc0\\\\xaf, surrogate "
 				       "\\\\xed\\\\xa0\\\\x80, cut \\\\xe2\\\\x82\""));
