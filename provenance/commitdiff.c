@@ -248,6 +248,9 @@ int commitdiff_make(git_diff **out, git_repository *repo, const git_commit *comm
 
 	*out = NULL;
 	opts.flags |= flags;
+	/* libgit2 would follow the repository's diff.noprefix and diff.mnemonicPrefix; git's ids use a/ b/. */
+	opts.old_prefix = "a";
+	opts.new_prefix = "b";
 	find.flags = GIT_DIFF_FIND_RENAMES;
 	find.rename_threshold = RENAME_PERCENT;
 	find.rename_limit = RENAME_LIMIT;

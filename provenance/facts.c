@@ -65,7 +65,7 @@ int facts_read(struct commit_facts **out, git_repository *repo, const git_oid *i
 		err = read_changes(f, repo, commit);
 	else
 		err = patchid_from_commit(&f->patch_id, repo, commit);
-	/* Only where a Link cannot say which posting it was: 5 more diffs of the commit. */
+	/* Only where a Link cannot say which posting it was: 7 more diffs of the commit. */
 	if (!err && (flags & FACTS_PATCH_VARIANTS) && !f->trailers->message_ids.n)
 		err = patchid_variants(f->variant_ids, repo, commit);
 out:

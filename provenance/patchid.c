@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/gitutil.h"
+#include "lib/spawn.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 
@@ -17,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* git's limits: 64 hex digits fit a SHA-256 id, abbreviations start at 7. */
 #define OID_TEXT_MAX 64
@@ -550,14 +552,68 @@ int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *co
 static const struct {
 	const char *name;
 	uint32_t flags;
+	const char *git_options[3];	/* for `git show`, when libgit2 cannot make the diff */
 } variants[PATCHID_NVARIANTS] = {
-	{ "myers", GIT_DIFF_INDENT_HEURISTIC },
-	{ "myers --no-indent-heuristic", 0 },
-	{ "patience", GIT_DIFF_PATIENCE | GIT_DIFF_INDENT_HEURISTIC },
-	{ "patience --no-indent-heuristic", GIT_DIFF_PATIENCE },
-	{ "minimal", GIT_DIFF_MINIMAL | GIT_DIFF_INDENT_HEURISTIC },
-	{ "minimal --no-indent-heuristic", GIT_DIFF_MINIMAL },
+	{ "myers", GIT_DIFF_INDENT_HEURISTIC, { NULL } },
+	{ "myers --no-indent-heuristic", 0, { NULL } },
+	{ "patience", GIT_DIFF_PATIENCE | GIT_DIFF_INDENT_HEURISTIC, { NULL } },
+	{ "patience --no-indent-heuristic", GIT_DIFF_PATIENCE, { NULL } },
+	{ "minimal", GIT_DIFF_MINIMAL | GIT_DIFF_INDENT_HEURISTIC, { NULL } },
+	{ "minimal --no-indent-heuristic", GIT_DIFF_MINIMAL, { NULL } },
+	{ "histogram", 0, { "--histogram", "--indent-heuristic", NULL } },
+	{ "histogram --no-indent-heuristic", 0, { "--histogram", "--no-indent-heuristic", NULL } },
 };
+
+/* What a user's configuration could change in `git show`'s diff, set to git's defaults. */
+static const char *const git_show_config[] = {
+	"color.ui=false", "diff.noprefix=false", "diff.mnemonicPrefix=false", "diff.relative=false",
+	"diff.renames=true", "diff.suppressBlankEmpty=false", "core.quotePath=true", NULL
+};
+
+/*
+ * The patch-id of `git show OPTIONS COMMIT` as a poster's git would print
+ * it: the user's diff configuration is overridden, so only OPTIONS differ
+ * from git's defaults.  Zero when git cannot run or fails: one way fewer to
+ * find a posting, not an error.
+ */
+static void patchid_by_git(git_oid *out, git_repository *repo, const git_commit *commit,
+			   const char *const options[])
+{
+	const char *tmp = getenv("TMPDIR");
+	char *path = xasprintf("%s/fpubench-show-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *git_dir = xasprintf("--git-dir=%s", git_repository_path(repo));
+	char hex[GIT_OID_HEXSZ + 1];
+	struct strbuf text = STRBUF_INIT;
+	const char *argv[24];
+	size_t n = 0;
+	int fd = mkstemp(path);
+
+	memset(out, 0, sizeof(*out));
+	git_oid_tostr(hex, sizeof(hex), git_commit_id(commit));
+	argv[n++] = "git";
+	argv[n++] = git_dir;
+	for (size_t i = 0; git_show_config[i]; i++) {
+		argv[n++] = "-c";
+		argv[n++] = git_show_config[i];
+	}
+	argv[n++] = "show";
+	argv[n++] = "--no-ext-diff";
+	argv[n++] = "--no-textconv";
+	argv[n++] = "--pretty=format:";
+	for (size_t i = 0; options[i]; i++)
+		argv[n++] = options[i];
+	argv[n++] = hex;
+	argv[n] = NULL;
+	if (fd >= 0 && spawn_run(argv, NULL, path, NULL) == 0 && file_read(path, &text) == 0)
+		patchid_from_text(out, text.buf, text.len);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	strbuf_release(&text);
+	free(git_dir);
+	free(path);
+}
 
 const char *patchid_variant_name(size_t i)
 {
@@ -574,6 +630,11 @@ int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
 		return 0;
 	for (size_t i = 0; i < PATCHID_NVARIANTS && !err; i++) {
 		git_diff *diff;
+
+		if (variants[i].git_options[0]) {
+			patchid_by_git(&out[i], repo, commit, variants[i].git_options);
+			continue;
+		}
 		if ((err = commitdiff_make(&diff, repo, commit, variants[i].flags)) < 0)
 			break;
 		err = patchid_from_diff(&out[i], repo, diff);

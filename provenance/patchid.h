@@ -40,13 +40,15 @@ int patchid_from_diff(git_oid *out, git_repository *repo, git_diff *diff);
 int patchid_from_commit(git_oid *out, git_repository *repo, const git_commit *commit);
 
 /*
- * The patch-id under each diff algorithm libgit2 has, with and without
- * the indent heuristic, since the poster's git may have diffed otherwise:
- * out[0] is git's default (myers, indent heuristic), as
- * patchid_from_commit() gives.  git's histogram is not among them:
- * libgit2 1.5 does not offer it.  A merge gets zero ids.
+ * The patch-id under each of git's diff algorithms (myers, patience,
+ * minimal, histogram), with and without the indent heuristic, since the
+ * poster's git may have diffed otherwise: out[0] is git's default (myers,
+ * indent heuristic), as patchid_from_commit() gives.  libgit2 1.5 has no
+ * histogram, so those two come from `git show --histogram` run on the
+ * repository; where git cannot run they are zero (no id), as a merge's
+ * all are.
  */
-#define PATCHID_NVARIANTS 6
+#define PATCHID_NVARIANTS 8
 
 int patchid_variants(git_oid out[PATCHID_NVARIANTS], git_repository *repo,
 		     const git_commit *commit);

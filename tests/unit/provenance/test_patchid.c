@@ -400,7 +400,12 @@ static void test_patch_ids_under_other_diff_algorithms(void **state)
 	git_oid tip = test_commit(h.repo, &base, f2, 1, "f: move c before b\n", "Ada", "ada@x",
 				  1700000001);
 	assert_int_equal(git_commit_lookup(&c, h.repo, &tip), 0);
+	/* A user's setting that would change `git show`'s diff, which the bench overrides. */
+	const char *noprefix[] = { "git", "config", "diff.noprefix", "true", NULL };
+	const char *unset[] = { "git", "config", "--unset", "diff.noprefix", NULL };
+	free(test_run_git(h.dir, noprefix, NULL));
 	assert_int_equal(patchid_variants(ids, h.repo, c), 0);
+	free(test_run_git(h.dir, unset, NULL));
 	git_oid_tostr(hex, sizeof(hex), &tip);
 	const char *show[] = { "git", "show", "--patience", hex, NULL };
 	char *text = test_run_git(h.dir, show, NULL), *patience = git_patch_id(text, strlen(text));
@@ -409,6 +414,21 @@ static void test_patch_ids_under_other_diff_algorithms(void **state)
 	assert_false(git_oid_equal(&ids[0], &ids[2]));
 	free(patience);
 	free(text);
+	/* libgit2 has no histogram: git itself diffs those two, whatever the user's config says. */
+	for (size_t v = 6; v < 8; v++) {
+		const char *hist[] = { "git", "-c", "diff.noprefix=false", "show", "--histogram",
+				       v == 6 ? "--indent-heuristic" : "--no-indent-heuristic", hex, NULL };
+		char *histogram;
+
+		git_oid_tostr(hex, sizeof(hex), &tip);
+		text = test_run_git(h.dir, hist, NULL);
+		histogram = git_patch_id(text, strlen(text));
+		assert_string_equal(patchid_variant_name(v),
+				    v == 6 ? "histogram" : "histogram --no-indent-heuristic");
+		assert_string_equal(git_oid_tostr(hex, sizeof(hex), &ids[v]), histogram);
+		free(histogram);
+		free(text);
+	}
 
 	/* The posting, as the poster's git made it. */
 	git_oid_tostr(hex, sizeof(hex), &tip);
