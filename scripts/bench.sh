@@ -298,6 +298,12 @@ if wants cell; then
 	perf_profile cell-profile comm "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
 fi
 
+cells_setups() {	# cells_setups RESULTS_JSON: "CELLS SETUPS" of a run
+	python3 -c 'import json, sys
+cells = json.load(open(sys.argv[1]))
+print(len(cells), len({c["cpu"] + ":" + (c["cmdline"] or "") for c in cells}))' "$1"
+}
+
 # --- 2 and 7. The warm default matrix against the sum of its boots done
 # one after the other with plain qemu; the peak RSS of the bench process.
 if wants matrix; then
@@ -323,6 +329,10 @@ if wants matrix; then
 			put mem.rusage "$(calc "$(tail -n 1 "$LOG/matrix-$i.time" | cut -d ' ' -f 1) / 1024")"
 			put matrix.cpu "$(cpu_of "$LOG/matrix-$i.time")"
 		fi
+		# Setups and cells grow with the matrix; figure 2b is per cell.
+		cells_setups "$(run_dir "$WORK/r-matrix")/results.json" >"$LOG/matrix-$i.shape"
+		put matrix.cells "$(cut -d ' ' -f 1 "$LOG/matrix-$i.shape")"
+		put matrix.setups "$(cut -d ' ' -f 2 "$LOG/matrix-$i.shape")"
 		# The slowest test of a passing boot, from the guest's own timing.
 		awk -F'"' '/"test":/ { t = $4 } /"kernel":/ { k = $4 }
 			/"duration_s":/ { if (k == "patched") { split($3, a, /[:,]/); s[t] += a[2]; n[t]++ } }
@@ -568,9 +578,14 @@ if wants cell; then
 fi
 if wants matrix; then
 	o=$(median matrix.ours) r=$(median matrix.ref)
-	row "2. warm default matrix (2 variants × 6 setups, $(median matrix.boots | cut -d. -f1) boots)" \
+	cells=$(median matrix.cells | cut -d. -f1)
+	row "2. warm default matrix (2 variants × $(median matrix.setups | cut -d. -f1) setups, $cells cells, $(median matrix.boots | cut -d. -f1) boots)" \
 		"$(fmt_s "$o") wall" "$(fmt_s "$r") sum of direct-qemu boots" \
 		"$(median matrix.ratio) (speed-up $(median matrix.speedup)×)" "wall ≤ 15 s" "$(status "$o" 15 " s")"
+	# The 15 s target was set for 6 setups and 13 tests (156 cells): per cell it is 0.0962 s.
+	pc=$(calc "$o / $cells")
+	row "2b. the same matrix per cell (wall / cells)" "$pc s" "—" "—" "≤ 0.0962 s (15 s / 156 cells)" \
+		"$(status "$pc" 0.0962 " s")"
 	m=$(median mem.hwm)
 	mx=$(sort -g "$S/mem.hwm" 2>/dev/null | tail -n 1)
 	row "7. peak memory of the bench process during the matrix (VmHWM)" \
@@ -668,7 +683,7 @@ EOF
 **2. Warm default matrix.** Ours: \`fpubench run\` with nothing to rebuild (private
 \`--results\` and \`--history\`), timed from exec to exit, $GUESTS guests at once (the default
 on $JOBS cores). It boots
-$(median matrix.boots | cut -d. -f1) guests: 12 (variant, setup) boots plus one more after each
+$(median matrix.boots | cut -d. -f1) guests: $((2 * $(median matrix.setups | cut -d. -f1))) (variant, setup) boots plus one more after each
 crash the "unpatched" kernel is expected to have on its FSAVE setups. The reference
 replays every one of those boots with plain qemu (as in 1), one after the other, and
 sums them. Speed-up = that sum / our wall. Ours $(nrun matrix.ours); reference
