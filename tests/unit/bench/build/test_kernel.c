@@ -1,9 +1,9 @@
 /*
- * The kernel tree on a miniature tarball: extraction into a cache entry
- * keyed by the tree's version, the old layout's migration, the pristine
- * commit, patches as commits, the applied-patch cache, the config fitted
- * to the tree and its check, the cache lock, damaged trees and full disks.  The tarball holds a stand-in for the
- * kernel's Makefile (tests/fixtures/fake-kernel), so builds take no time.
+ * The kernel tree on the miniature tarball (test_tree_fixture.h):
+ * extraction into a cache entry keyed by the tree's version, the old
+ * layout's migration, the pristine commit, patches as commits, the
+ * applied-patch cache, the cache lock, damaged trees and full disks, and
+ * trees the bench refuses.  Builds are test_kbuild.c's.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,12 +16,12 @@
 #include "lib/fileutil.h"
 #include "build/apply.h"
 #include "build/kbuild.h"
-#include "build/kconfig.h"
 #include "build/tree.h"
 #include "lib/strlist.h"
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
 #include "test_fsize.h"
+#include "test_tree_fixture.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -32,81 +32,6 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#define CORE_C "arch/x86/kernel/fpu/core.c"
-
-struct fixture {
-	char dir[64];
-	char *src;		/* the tarball's tree, a kernel tree `test --tree` takes as it is */
-	char *tarball;
-	char *cache;
-	struct kernel_tree *tree;
-};
-
-/* A core.c whose lines 129-135 are the real hunk's context, so the fixture patches apply. */
-static void write_core_c(const char *path)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	for (int i = 1; i <= 128; i++)
-		fprintf(f, "/* line %d */\n", i);
-	fputs("\t * Legacy FPU register saving, FNSAVE always clears FPU registers,\n"
-	      "\t * so we have to reload them from the memory state.\n"
-	      "\t */\n"
-	      "\tasm volatile(\"fnsave %[fp]; fwait\" : [fp] \"=m\" (fpu->fpstate->regs.fsave));\n"
-	      "\tfrstor(&fpu->fpstate->regs.fsave);\n"
-	      "}\n"
-	      "\n", f);
-	fclose(f);
-}
-
-static int setup(void **state)
-{
-	struct fixture *fx = calloc(1, sizeof(*fx));
-
-	strcpy(fx->dir, "/tmp/fpubench-test-kernel.XXXXXX");
-	assert_non_null(mkdtemp(fx->dir));
-	char *src = xasprintf("%s/linux-source-6.1/arch/x86/kernel/fpu", fx->dir);
-	assert_int_equal(dir_create(src, ERR_GENERIC), 0);
-	char *core = xasprintf("%s/core.c", src);
-	write_core_c(core);
-	/* A .gitignore naming a file that is there: the pristine commit must keep it. */
-	char *ignore = xasprintf("%s/linux-source-6.1/.gitignore", fx->dir);
-	char *ignored = xasprintf("%s/linux-source-6.1/generated.h", fx->dir);
-	assert_int_equal(file_write_atomic(ignore, "generated.h\n", 12), 0);
-	assert_int_equal(file_write_atomic(ignored, "x\n", 2), 0);
-	char *fake = xasprintf("%s/linux-source-6.1/", fx->dir);
-	const char *cp[] = { "cp", "-a", "tests/fixtures/fake-kernel/.", fake, NULL };
-	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
-	free(fake);
-	fx->tarball = xasprintf("%s/linux-source-6.1.tar.xz", fx->dir);
-	const char *tar[] = { "tar", "-cJf", fx->tarball, "-C", fx->dir, "linux-source-6.1", NULL };
-	assert_int_equal(spawn_run(tar, NULL, NULL, NULL), 0);
-	fx->cache = xasprintf("%s/cache", fx->dir);
-	fx->src = xasprintf("%s/linux-source-6.1", fx->dir);
-	assert_int_equal(kernel_tree_open(&fx->tree, fx->cache, fx->tarball), 0);
-	free(src);
-	free(core);
-	free(ignore);
-	free(ignored);
-	*state = fx;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *fx = *state;
-	const char *rm[] = { "rm", "-rf", fx->dir, NULL };
-
-	kernel_tree_free(fx->tree);
-	spawn_run(rm, NULL, NULL, NULL);
-	free(fx->tarball);
-	free(fx->cache);
-	free(fx->src);
-	free(fx);
-	return 0;
-}
 
 static char *blob_at(git_repository *repo, const git_oid *commit_oid, const char *path)
 {
@@ -232,45 +157,6 @@ static void test_missing_tarball(void **state)
 	assert_non_null(strstr(error_last(), "'/nonexistent/linux.tar.xz'"));
 	assert_null(t);
 	free(cache);
-}
-
-/* What the code between capture_start() and capture_end() writes to stderr. */
-struct capture {
-	int saved;
-	char *path;
-};
-
-static void capture_start(struct capture *c, const struct fixture *fx)
-{
-	int fd;
-
-	c->path = xasprintf("%s/stderr", fx->dir);
-	fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	assert_true(fd >= 0);
-	fflush(stderr);
-	c->saved = dup(STDERR_FILENO);
-	dup2(fd, STDERR_FILENO);
-	close(fd);
-}
-
-static char *capture_end(struct capture *c)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	fflush(stderr);
-	dup2(c->saved, STDERR_FILENO);
-	close(c->saved);
-	assert_int_equal(file_read(c->path, &sb), 0);
-	free(c->path);
-	return strbuf_detach(&sb);
-}
-
-static mode_t mode_of(const char *path)
-{
-	struct stat st;
-
-	assert_int_equal(stat(path, &st), 0);
-	return st.st_mode & 07777;
 }
 
 /* A child that holds the cache's lock; it says so on the pipe, then sleeps `hold_ms` (0: until killed). */
@@ -531,314 +417,6 @@ static void test_damaged_tree_is_extracted_again(void **state)
 	free(cache);
 }
 
-/* Builds the pristine tree with the stand-in Makefile, quietly. */
-static int build(const struct fixture *fx, const char *variant, const char *fragment,
-		 struct kernel_build **out)
-{
-	struct capture cap;
-
-	capture_start(&cap, fx);
-	int err = kernel_build(fx->tree, variant, &fx->tree->base, fragment, 1, NULL, out);
-	free(capture_end(&cap));
-	return err;
-}
-
-static char *fragment_path(const struct fixture *fx, const char *name, const char *text)
-{
-	char *path = xasprintf("%s/%s", fx->dir, name);
-
-	assert_int_equal(file_write_atomic(path, text, strlen(text)), 0);
-	return path;
-}
-
-/* How often make built the variant's bzImage. */
-static int builds_of(const struct fixture *fx, const char *variant)
-{
-	char *path = xasprintf("%s/build/debian-6.1.192/%s/builds", fx->cache, variant);
-	struct strbuf sb = STRBUF_INIT;
-	int n = 0;
-
-	if (file_read(path, &sb) == 0)
-		for (size_t i = 0; i < sb.len; i++)
-			n += sb.buf[i] == '\n';
-	strbuf_release(&sb);
-	free(path);
-	return n;
-}
-
-static char *stamp_path(const struct fixture *fx, const char *variant)
-{
-	return xasprintf("%s/build/debian-6.1.192/%s/fpubench.stamp", fx->cache, variant);
-}
-
-static void test_build_is_used_only_with_its_stamp(void **state)
-{
-	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "reuse");
-	struct kernel_build *b = NULL;
-
-	assert_int_equal(build(fx, "reuse", frag, &b), 0);
-	assert_true(b->rebuilt);
-	assert_int_equal(mode_of(b->dir), KERNEL_CACHE_DIR_MODE);
-	assert_int_equal(mode_of(stamp), KERNEL_CACHE_FILE_MODE);
-	kernel_build_free(b);
-	assert_int_equal(build(fx, "reuse", frag, &b), 0);
-	assert_false(b->rebuilt);
-	kernel_build_free(b);
-	assert_int_equal(builds_of(fx, "reuse"), 1);
-
-	/* A stamp of another build, as an older config's or bench's, is not this build. */
-	assert_int_equal(file_write_atomic(stamp, "0123456789abcdef", 16), 0);
-	assert_int_equal(build(fx, "reuse", frag, &b), 0);
-	assert_true(b->rebuilt);
-	kernel_build_free(b);
-	assert_int_equal(builds_of(fx, "reuse"), 2);
-	free(stamp);
-	free(frag);
-}
-
-static void test_failed_build_leaves_no_stamp(void **state)
-{
-	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "fail");
-	struct kernel_build *b = NULL;
-
-	assert_int_equal(build(fx, "fail", frag, &b), 0);
-	kernel_build_free(b);
-	setenv("FAKE_FAIL", "build", 1);
-	/* The same build id again would be reused; another one builds. */
-	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
-	int err = build(fx, "fail", other, &b);
-	unsetenv("FAKE_FAIL");
-	assert_int_equal(err, ERR_BUILD);
-	assert_non_null(strstr(error_last(), "kernel build of variant 'fail' failed; see '"));
-	assert_false(file_exists(stamp));
-	assert_null(kernel_build_existing(fx->tree, "fail"));
-
-	/* Nor is the earlier build it replaced used any more. */
-	assert_int_equal(build(fx, "fail", frag, &b), 0);
-	assert_true(b->rebuilt);
-	kernel_build_free(b);
-	free(other);
-	free(stamp);
-	free(frag);
-}
-
-struct build_args {
-	const struct fixture *fx;
-	const char *fragment;
-};
-
-static int build_full(void *arg)
-{
-	const struct build_args *a = arg;
-	struct kernel_build *b = NULL;
-	int err = kernel_build(a->fx->tree, "full", &a->fx->tree->base, a->fragment, 1, NULL, &b);
-
-	kernel_build_free(b);
-	return err;
-}
-
-static void test_build_on_full_disk_leaves_no_stamp(void **state)
-{
-	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "a.config", "CONFIG_X87=y\n"), *stamp = stamp_path(fx, "full");
-	char *bzimage = xasprintf("%s/build/debian-6.1.192/full/arch/x86/boot/bzImage", fx->cache), msg[1024];
-	struct build_args a = { fx, frag };
-	struct kernel_build *b = NULL;
-
-	setenv("FAKE_SIZE", "262144", 1);
-	int err = fsize_run(64 * 1024, build_full, &a, msg, sizeof(msg));
-	unsetenv("FAKE_SIZE");
-	assert_int_equal(err, ERR_BUILD);
-	assert_non_null(strstr(msg, "kernel build of variant 'full' failed"));
-	/* A bzImage cut short is there, but without its stamp it is never booted. */
-	assert_true(file_exists(bzimage));
-	assert_false(file_exists(stamp));
-
-	assert_int_equal(build(fx, "full", frag, &b), 0);
-	assert_true(b->rebuilt);
-	assert_true(file_exists(stamp));
-	kernel_build_free(b);
-	free(bzimage);
-	free(stamp);
-	free(frag);
-}
-
-static void test_failed_configure_is_done_again(void **state)
-{
-	struct fixture *fx = *state;
-	char *a = fragment_path(fx, "a.config", "CONFIG_X87=y\n");
-	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
-	struct kernel_build *b = NULL;
-
-	assert_int_equal(build(fx, "cfg", a, &b), 0);
-	kernel_build_free(b);
-	/* Killed or out of disk half way, after tinyconfig replaced a's .config. */
-	setenv("FAKE_FAIL", "config", 1);
-	int err = build(fx, "cfg", other, &b);
-	unsetenv("FAKE_FAIL");
-	assert_int_equal(err, ERR_BUILD);
-	assert_non_null(strstr(error_last(), "cannot configure variant 'cfg'; see '"));
-
-	/* a's config stamp must not vouch for that .config now. */
-	assert_int_equal(build(fx, "cfg", a, &b), 0);
-	assert_true(b->rebuilt);
-	kernel_build_free(b);
-	free(other);
-	free(a);
-}
-
-static void test_option_dropped_by_the_build_is_caught(void **state)
-{
-	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "a.config", "CONFIG_SERIAL_8250=y\n"), *stamp = stamp_path(fx, "drop");
-	struct kernel_build *b = NULL;
-
-	/* make reruns Kconfig when a Kconfig file changed, after the first check. */
-	setenv("FAKE_DROP", "CONFIG_SERIAL_8250", 1);
-	int err = build(fx, "drop", frag, &b);
-	unsetenv("FAKE_DROP");
-	assert_int_equal(err, ERR_CONFIG);
-	char *want = xasprintf("config option 'CONFIG_SERIAL_8250=y' from '%s' was dropped by Linux 6.1.192 (not in the final .config)",
-			       frag);
-	assert_string_equal(error_last(), want);
-	assert_false(file_exists(stamp));
-	assert_int_equal(builds_of(fx, "drop"), 1);
-
-	/* The next run says so again at once, without building. */
-	assert_int_equal(build(fx, "drop", frag, &b), ERR_CONFIG);
-	assert_string_equal(error_last(), want);
-	assert_false(file_exists(stamp));
-	assert_int_equal(builds_of(fx, "drop"), 1);
-	free(want);
-	free(stamp);
-	free(frag);
-}
-
-/* An option the bench can do without is a warning, in the build and in its log. */
-static void test_option_not_needed_is_a_warning(void **state)
-{
-	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "w.config", "CONFIG_X87=y\n");
-	struct kernel_build *b = NULL;
-	struct strbuf log = STRBUF_INIT;
-
-	setenv("FAKE_DROP", "CONFIG_X87", 1);
-	int err = build(fx, "warn", frag, &b);
-	unsetenv("FAKE_DROP");
-	assert_int_equal(err, 0);
-	char *want = xasprintf("config option 'CONFIG_X87=y' from '%s' was dropped by Linux 6.1.192 (not in the final .config); built without it",
-			       frag);
-	assert_int_equal(b->warnings.n, 1);
-	assert_string_equal(b->warnings.v[0], want);
-	assert_int_equal(file_read(b->log, &log), 0);
-	assert_non_null(strstr(log.buf, want));
-	kernel_build_free(b);
-
-	/* A reused build still carries it, for the report. */
-	assert_int_equal(build(fx, "warn", frag, &b), 0);
-	assert_false(b->rebuilt);
-	assert_int_equal(b->warnings.n, 1);
-	kernel_build_free(b);
-	strbuf_release(&log);
-	free(want);
-	free(frag);
-}
-
-/* The fragment names no processor family: the build gets the tree's lowest, and knows its CPU. */
-static void test_build_gets_the_lowest_family(void **state)
-{
-	struct fixture *fx = *state;
-	char *frag = fragment_path(fx, "f.config", "CONFIG_X86_32=y\n");
-	struct kernel_build *b = NULL;
-	struct strbuf text = STRBUF_INIT;
-
-	assert_int_equal(build(fx, "family", frag, &b), 0);
-	assert_string_equal(b->version, "6.1.192");
-	assert_int_equal(b->min_family, 4);
-	char *merged = xasprintf("%s/fpubench.fragment", b->dir);
-	assert_int_equal(file_read(merged, &text), 0);
-	assert_non_null(strstr(text.buf, "CONFIG_X86_32=y\n"));
-	assert_non_null(strstr(text.buf, "\nCONFIG_M486=y\n"));
-	kernel_build_free(b);
-	strbuf_release(&text);
-	free(merged);
-	free(frag);
-}
-
-static const struct kconfig_family *lowest_of(const char *fixture)
-{
-	struct strbuf sb = STRBUF_INIT;
-	char *path = xasprintf("tests/fixtures/kconfig/%s", fixture);
-
-	assert_int_equal(file_read(path, &sb), 0);
-	const struct kconfig_family *f = kconfig_lowest_family(sb.buf, sb.len);
-	strbuf_release(&sb);
-	free(path);
-	return f;
-}
-
-/* Real trees' Kconfig.cpu: 6.1 and 6.12 offer the 486; without it the lowest is the 586. */
-static void test_lowest_family_of_real_trees(void **state)
-{
-	(void)state;
-	assert_string_equal(lowest_of("Kconfig.cpu-6.1")->option, "CONFIG_M486");
-	assert_string_equal(lowest_of("Kconfig.cpu-6.12")->option, "CONFIG_M486");
-	const struct kconfig_family *f = lowest_of("Kconfig.cpu-no-486");
-	assert_string_equal(f->option, "CONFIG_M586");
-	assert_int_equal(f->family, 5);
-	/* "config M4860" or a help text's "M486" is not the option. */
-	const char *near = "\thelp\n\t  M486\nconfig M4860\nconfig M486 \n";
-	assert_string_equal(kconfig_lowest_family(near, strlen(near))->option, "CONFIG_M486");
-	assert_null(kconfig_lowest_family("config MK8\n", 11));
-}
-
-static void test_fragment_and_min_family(void **state)
-{
-	(void)state;
-	char *f = kconfig_fragment("CONFIG_X86_32=y", &kconfig_families[1]);
-	assert_string_equal(f, "CONFIG_X86_32=y\n# The lowest processor family this tree offers (fpubench's choice).\nCONFIG_M586=y\n");
-	free(f);
-	/* A fragment that names a family keeps it. */
-	f = kconfig_fragment("CONFIG_M686=y\n", &kconfig_families[0]);
-	assert_string_equal(f, "CONFIG_M686=y\n");
-	free(f);
-	/* 6.1's M586 keeps the minimum family at 4 but is compiled for the i586. */
-	assert_int_equal(kconfig_min_family("CONFIG_M586=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=4\n"), 5);
-	assert_int_equal(kconfig_min_family("CONFIG_M486=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=4\n"), 4);
-	assert_int_equal(kconfig_min_family("CONFIG_MPENTIUMII=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=6\n"), 6);
-	assert_int_equal(kconfig_min_family("CONFIG_TINY=y\n"), 0);
-}
-
-static void test_config_check(void **state)
-{
-	const char *fragment = "# a comment\n"
-			       "CONFIG_TTY=y\n"
-			       "# CONFIG_MATH_EMULATION is not set\n"
-			       "CONFIG_C=\"text\"\n";
-	struct strlist w = STRLIST_INIT;
-
-	(void)state;
-	assert_int_equal(kconfig_check("f", fragment, "CONFIG_TTY=y\n# CONFIG_MATH_EMULATION is not set\nCONFIG_C=\"text\"\n",
-				       "6.1.192", &w), 0);
-	/* An unset option may also be absent. */
-	assert_int_equal(kconfig_check("f", fragment, "CONFIG_C=\"text\"\nCONFIG_TTY=y\n", "6.1.192", &w), 0);
-	assert_int_equal(w.n, 0);
-	assert_int_equal(kconfig_check("f", fragment, "CONFIG_C=\"text\"\n", "6.12.118", &w), ERR_CONFIG);
-	assert_string_equal(error_last(),
-			    "config option 'CONFIG_TTY=y' from 'f' was dropped by Linux 6.12.118 (not in the final .config)");
-	assert_int_equal(kconfig_check("f", fragment, "CONFIG_TTY=y\nCONFIG_MATH_EMULATION=y\nCONFIG_C=\"text\"\n",
-				       "6.1.192", &w), ERR_CONFIG);
-	assert_non_null(strstr(error_last(), "'# CONFIG_MATH_EMULATION is not set'"));
-	assert_non_null(strstr(error_last(), "has 'CONFIG_MATH_EMULATION=y'"));
-	/* What the bench can do without is a warning naming the option and the version. */
-	assert_int_equal(kconfig_check("f", fragment, "CONFIG_TTY=y\nCONFIG_C=\"other\"\n", "7.1.0", &w), 0);
-	assert_int_equal(w.n, 1);
-	assert_string_equal(w.v[0], "config option 'CONFIG_C=\"text\"' from 'f' was dropped by Linux 7.1.0 (the final .config has 'CONFIG_C=\"other\"'); built without it");
-	strlist_release(&w);
-}
-
 static void test_version_parse(void **state)
 {
 	char v[64];
@@ -1031,16 +609,6 @@ int main(void)
 		cmocka_unit_test(test_extract_on_full_disk_leaves_no_tree),
 		cmocka_unit_test(test_truncated_tarball_leaves_no_tree),
 		cmocka_unit_test(test_damaged_tree_is_extracted_again),
-		cmocka_unit_test(test_build_is_used_only_with_its_stamp),
-		cmocka_unit_test(test_failed_build_leaves_no_stamp),
-		cmocka_unit_test(test_build_on_full_disk_leaves_no_stamp),
-		cmocka_unit_test(test_failed_configure_is_done_again),
-		cmocka_unit_test(test_option_dropped_by_the_build_is_caught),
-		cmocka_unit_test(test_option_not_needed_is_a_warning),
-		cmocka_unit_test(test_build_gets_the_lowest_family),
-		cmocka_unit_test(test_lowest_family_of_real_trees),
-		cmocka_unit_test(test_fragment_and_min_family),
-		cmocka_unit_test(test_config_check),
 		cmocka_unit_test(test_version_parse),
 		cmocka_unit_test(test_tree_dir_refused),
 		cmocka_unit_test(test_trees_keyed_by_version),
