@@ -42,7 +42,10 @@
  *                    the upper half of the status word fnsave stored; an
  *                    FXSR frame's own image has the same FCW, FSW and
  *                    registers, its sw_reserved FP_XSTATE_MAGIC1 and sizes
- *                    (save_fsave_header(), save_xstate_epilog());
+ *                    (save_fsave_header(), save_xstate_epilog()); before
+ *                    53599b4d54b9 ("x86/fpu/signal: Prepare for variable
+ *                    sigframe length", 5.16) a kernel not using XSAVE
+ *                    left sw_reserved zero;
  *   sigreturn_edited the handler writes other registers, tags (ST(2) empty,
  *                    ST(7) valid), FCW and FSW into the frame's header: after
  *                    sigreturn that whole state is live;
@@ -50,7 +53,9 @@
  *                    sigreturn the whole state is as before the signal, the
  *                    pointers too where the CPU keeps FIP.
  */
+#include "rt/cpu.h"
 #include "rt/fpstate.h"
+#include "rt/kernel.h"
 #include "rt/ktap.h"
 #include "rt/sigfpe.h"
 #include "rt/signal.h"
@@ -269,6 +274,17 @@ static void full_check_pointers(struct ktap *subtests, const struct x87_fsave *c
 	ktap_check_end(subtests, &check, "frame_pointers");
 }
 
+/*
+ * Whether this kernel leaves an FXSR frame's sw_reserved zero: one from
+ * before 53599b4d54b9 filled it only when it used XSAVE.
+ */
+static bool sw_reserved_zero(void)
+{
+	struct cpu_info cpu;
+
+	return !kernel_at_least(5, 16) && !(cpu_identify(&cpu) && (cpu.ecx & CPU_ECX_OSXSAVE));
+}
+
 static void full_check_status(struct ktap *subtests, const struct x87_fsave *cpu,
 			      const struct x87_fsave *frame)
 {
@@ -305,15 +321,22 @@ static void full_check_status(struct ktap *subtests, const struct x87_fsave *cpu
 		ktap_check_expect(&check, same,
 				  "expected the FXSR image's registers to be the header's, st%d differs",
 				  reg);
-		ktap_check_expect(&check, sw->magic1 == FP_XSTATE_MAGIC1,
-				  "expected sw_reserved magic1 0x%08x, got 0x%08x", FP_XSTATE_MAGIC1,
-				  sw->magic1);
-		ktap_check_expect(&check, sw->xstate_size >= 512,
-				  "expected sw_reserved xstate_size at least 512, got %u",
-				  sw->xstate_size);
-		ktap_check_expect(&check, sw->extended_size == want_ext,
-				  "expected sw_reserved extended_size %u (xstate_size + 4 + 112), got %u",
-				  want_ext, sw->extended_size);
+		if (sw_reserved_zero()) {
+			ktap_check_expect(&check, !sw->magic1 && !sw->xstate_size && !sw->extended_size,
+					  "expected sw_reserved zero (before 5.16, no XSAVE), got magic1 0x%08x "
+					  "xstate_size %u extended_size %u", sw->magic1, sw->xstate_size,
+					  sw->extended_size);
+		} else {
+			ktap_check_expect(&check, sw->magic1 == FP_XSTATE_MAGIC1,
+					  "expected sw_reserved magic1 0x%08x, got 0x%08x",
+					  FP_XSTATE_MAGIC1, sw->magic1);
+			ktap_check_expect(&check, sw->xstate_size >= 512,
+					  "expected sw_reserved xstate_size at least 512, got %u",
+					  sw->xstate_size);
+			ktap_check_expect(&check, sw->extended_size == want_ext,
+					  "expected sw_reserved extended_size %u (xstate_size + 4 + 112), got %u",
+					  want_ext, sw->extended_size);
+		}
 		if (sw->xstate_size > 512)
 			ktap_check_expect(&check, full_frame.magic2 == FP_XSTATE_MAGIC2,
 					  "expected FP_XSTATE_MAGIC2 0x%08x after the xstate, got 0x%08x",

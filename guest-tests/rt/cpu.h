@@ -19,6 +19,7 @@
 #define CPU_EDX_SSE (1u << 25)
 #define CPU_EDX_SSE2 (1u << 26)
 #define CPU_ECX_SSE3 (1u << 0)
+#define CPU_ECX_OSXSAVE (1u << 27)	/* the kernel turned XSAVE on */
 
 struct cpu_info {
 	char vendor[13];	/* "GenuineIntel", NUL-terminated */
