@@ -242,3 +242,10 @@ int file_write_output(const char *path, const void *data, size_t len)
 		return error_set_errno(ERR_GENERIC, "cannot write to standard output");
 	return 0;
 }
+
+char *path_temp(const char *name)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	return xasprintf("%s/%s", tmp && *tmp ? tmp : "/tmp", name);
+}

@@ -92,4 +92,7 @@ bool dir_is_full(const char *path);
 /* An absolute version of path (which need not exist); caller frees. */
 char *path_absolute(const char *path);
 
+/* <$TMPDIR or /tmp>/name, for a scratch file of this process (caller frees). */
+char *path_temp(const char *name);
+
 #endif

@@ -579,8 +579,7 @@ static const char *const git_show_config[] = {
 static void patchid_by_git(git_oid *out, git_repository *repo, const git_commit *commit,
 			   const char *const options[])
 {
-	const char *tmp = getenv("TMPDIR");
-	char *path = xasprintf("%s/fpubench-show-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char *path = path_temp("fpubench-show-XXXXXX");
 	char *git_dir = xasprintf("--git-dir=%s", git_repository_path(repo));
 	char hex[GIT_OID_HEXSZ + 1];
 	struct strbuf text = STRBUF_INIT;

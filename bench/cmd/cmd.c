@@ -144,7 +144,6 @@ int cmd_read_tests(const struct options *o, struct strlist *names, struct strlis
 static int check_tests(const struct options *o)
 {
 	struct strlist names = STRLIST_INIT, guards = STRLIST_INIT;
-	char *list_path = xasprintf("%s/tests.list", o->guest_dir);
 	int err = 0;
 
 	/* The names go on the guest's kernel command line (fpubench_tests=A,B). */
@@ -154,15 +153,17 @@ static int check_tests(const struct options *o)
 			err = error_set(ERR_USAGE, "test name '%s' is not letters, digits and '_'",
 					o->tests.v[i]);
 
-	if (!err && o->tests.n && file_exists(list_path) &&
-	    (err = cmd_read_tests(o, &names, &guards)) == 0)
+	if (!err && o->tests.n && (err = cmd_read_tests(o, &names, &guards)) == ERR_NOTFOUND) {
+		error_clear();
+		err = 0;
+	} else if (!err) {
 		for (size_t i = 0; i < o->tests.n && !err; i++)
 			if (!strlist_contains(&names, o->tests.v[i]))
 				err = error_set(ERR_USAGE, "unknown test '%s' (see 'fpubench test --list')",
 						o->tests.v[i]);
+	}
 	strlist_release(&names);
 	strlist_release(&guards);
-	free(list_path);
 	return err;
 }
 

@@ -28,7 +28,6 @@ static int list_tests(const struct options *o)
  */
 static int patch_from_stdin(char **path)
 {
-	const char *tmp = getenv("TMPDIR");
 	struct strbuf sb = STRBUF_INIT;
 	char buf[65536];
 	size_t n;
@@ -39,8 +38,10 @@ static int patch_from_stdin(char **path)
 	if (ferror(stdin))
 		err = error_set_errno(ERR_NOTFOUND, "cannot read patch '-' from standard input");
 	if (!err) {
-		*path = xasprintf("%s/fpubench-stdin-%ld.patch", tmp && *tmp ? tmp : "/tmp",
-				  (long)getpid());
+		char *name = xasprintf("fpubench-stdin-%ld.patch", (long)getpid());
+
+		*path = path_temp(name);
+		free(name);
 		if ((err = file_write_atomic(*path, sb.buf, sb.len)) < 0) {
 			free(*path);
 			*path = NULL;

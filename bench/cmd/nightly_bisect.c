@@ -60,13 +60,13 @@ int nightly_bisect(const struct nightly_bisect *in)
 
 	if ((err = record_new_failure(in->rec, &t)) <= 0)
 		goto out;
-	/* This very binary, even if a rebuild has replaced its file since it started. */
 	/*
 	 * The embedded driver keeps its root's pid file locked until this
 	 * process exits, so a child on the embedded driver gets a root of its own.
 	 */
 	root = xasprintf("%s/libvirt-bisect", in->s->cfg.cache);
 	uri = guest_embed_uri(root);
+	/* This very binary, even if a rebuild has replaced its file since it started. */
 	const char *argv[] = { "/proc/self/exe", "bisect", "--repo", in->repo, "--good", t.good, "--bad", t.bad,
 			       "--cpu", t.cpu, "--test", t.test, "--results", results,
 			       "--cache", in->s->cfg.cache, "--config", in->conf_path,

@@ -74,10 +74,8 @@ static struct json_object *kcidb_kernel_id_json(const struct report_input *in,
 static struct json_object *kcidb_text(const char *s)
 {
 	struct strbuf safe = STRBUF_INIT;
-	struct json_object *o;
+	struct json_object *o = json_object_new_string(report_safe(&safe, s));
 
-	report_add_safe(&safe, s, strlen(s));
-	o = json_object_new_string_len(safe.buf, (int)safe.len);
 	strbuf_release(&safe);
 	return o;
 }

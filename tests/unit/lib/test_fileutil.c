@@ -272,6 +272,23 @@ static void test_full_tmpfs(void **state)
 	free(data);
 }
 
+/* Scratch files follow TMPDIR, as mktemp(1) does; an empty one means unset. */
+static void test_path_temp(void **state)
+{
+	char *path;
+
+	(void)state;
+	setenv("TMPDIR", "/var/tmp", 1);
+	path = path_temp("x.patch");
+	assert_string_equal(path, "/var/tmp/x.patch");
+	free(path);
+	setenv("TMPDIR", "", 1);
+	path = path_temp("x.patch");
+	assert_string_equal(path, "/tmp/x.patch");
+	free(path);
+	unsetenv("TMPDIR");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +298,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_full_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_in_pieces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_fails_whole, setup, teardown),
+			cmocka_unit_test(test_path_temp),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
