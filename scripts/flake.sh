@@ -30,5 +30,18 @@ sqlite3 -separator ' ' "$HISTORY" "
 awk '{ printf "%-10s %-24s %-16s %2d runs: %s\n", $1, $2, $3, $4, $5 }' "$WORK/cells"
 flaky=$(awk '$5 ~ /,/' "$WORK/cells" | wc -l)
 cells=$(wc -l <"$WORK/cells")
+# The cells that differed come last, each run's status and reason with them,
+# so that the tail of a CI log says which cell it was and why.
+sqlite3 -separator ' ' "$HISTORY" "
+	SELECT k.variant, c.cpu, c.test, c.run_id, c.status, round(c.duration_s, 1),
+	       coalesce(c.crash, c.reason, '')
+	FROM cells c JOIN kernels k ON k.id = c.kernel_id
+	WHERE (k.variant, c.cpu, c.test) IN (
+		SELECT k2.variant, c2.cpu, c2.test
+		FROM cells c2 JOIN kernels k2 ON k2.id = c2.kernel_id
+		GROUP BY k2.variant, c2.cpu, c2.test HAVING count(DISTINCT c2.status) > 1)
+	ORDER BY k.variant, c.cpu, c.test, c.run_id" |
+	awk '{ printf "flaky: %s %s %s run %s: %s after %s s:", $1, $2, $3, $4, $5, $6
+	       for (i = 7; i <= NF; i++) printf " %s", $i; printf "\n" }'
 echo "flake: $cells cells over $N runs, $flaky with more than one status"
 [ "$flaky" -eq 0 ]
