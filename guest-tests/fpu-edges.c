@@ -36,11 +36,13 @@
 #include "rt/signal.h"
 #include "rt/sys.h"
 #include "rt/test.h"
+#include "rt/time.h"
 #include "rt/x87.h"
 
 #include <stdbool.h>
 
 #define EDGES_EXIT_STATUS 42
+#define EDGES_EXIT_SETTLE_MS 20	/* for the parent to reach wait4 */
 
 static const long double edges_values[] = { FPSTATE_PI, FPSTATE_E };
 struct edges_kind {
@@ -85,11 +87,19 @@ static const char *edges_name(char *storage, unsigned int size, const char *what
 	return storage;
 }
 
+/*
+ * The exception must still be in the registers when fpu__drop() waits.  At
+ * exit, closing the pipe would wake the parent before exit_thread(), and a
+ * parent that ran then would load its own registers over the child's; so
+ * the pipe is closed first and the parent left time to block in wait4,
+ * which only exit_notify() ends.
+ */
 static int edges_exit_pending(int write_fd, void *arg)
 {
 	struct fpstate_spec spec = edges_kind_spec(arg);
 
-	(void)write_fd;
+	sys_close(write_fd);
+	time_sleep_ms(EDGES_EXIT_SETTLE_MS);
 	fpstate_load(&spec);
 	return EDGES_EXIT_STATUS;
 }
