@@ -48,6 +48,7 @@ struct crash_scanner {
 	size_t nreports, alloc;
 	size_t dropped;
 	bool finished;
+	bool i386;		/* the log is a 32-bit x86 kernel's: its frames are all guesses */
 };
 
 struct crash_scanner *crash_scanner_new(void)
@@ -243,22 +244,69 @@ static void strip_offsets(struct strbuf *sb)
 	sb->buf[sb->len] = '\0';
 }
 
-static char *title_of(const struct open_report *o, bool *corrupted)
+/*
+ * What differs between two runs of one bug goes, as syzkaller's titles
+ * have it: a run of 6 or more hex digits (after a non-alphanumeric
+ * character) is "ADDR", a ":N:N" source position is ":LINE".
+ */
+static void normalize(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t r = 0; r < sb->len;) {
+		const char *p = sb->buf + r;
+		size_t h = 0, n;
+
+		if (r && !ctype_is_alnum(p[-1])) {
+			h = strncmp(p, "0x", 2) == 0 ? 2 : 0;
+			for (n = h; ctype_is_digit(p[n]) || (p[n] >= 'a' && p[n] <= 'f'); n++)
+				;
+			if (n - h >= 6) {
+				strbuf_addstr(&out, "ADDR");
+				r += n;
+				continue;
+			}
+		}
+		if (*p == ':' && ctype_is_digit(p[1])) {
+			size_t end = 0;
+
+			/* The longest ":N:N..." that a non-word character (or the end) follows. */
+			for (n = 0; p[n] == ':' && ctype_is_digit(p[n + 1]);) {
+				for (n++; ctype_is_digit(p[n]); n++)
+					;
+				if (!crash_is_ident(p[n]))
+					end = n;
+			}
+			if (end) {
+				strbuf_addstr(&out, ":LINE");
+				r += end;
+				continue;
+			}
+		}
+		strbuf_addch(&out, *p);
+		r++;
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
+static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
 {
 	struct strbuf sb = STRBUF_INIT;
+	const char *end = NULL;
 	const char *frame = extract(o, &o->frames[0]);
 
 	if (!frame)
 		frame = extract(o, &o->frames[1]);
 	/*
-	 * Only guesses ("? f", as every frame of an i386 kernel without frame
-	 * pointers is): they name the report unless the instruction pointer
-	 * was garbage, where the guesses start from garbage too (syzkaller
-	 * calls such a report corrupted).
+	 * Only guesses ("? f"): syzkaller never names a report after one, but
+	 * an i386 kernel without frame pointers prints nothing else, so there
+	 * they do, unless the instruction pointer was garbage and the guesses
+	 * start from garbage too.
 	 */
-	if (!frame && !o->bad_ip)
+	if (!frame && guesses && !o->bad_ip)
 		frame = extract(o, &o->guessed[0]);
-	if (!frame && !o->bad_ip)
+	if (!frame && guesses && !o->bad_ip)
 		frame = extract(o, &o->guessed[1]);
 	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
 		frame = o->header_func;
@@ -268,7 +316,9 @@ static char *title_of(const struct open_report *o, bool *corrupted)
 		*corrupted = true;
 		goto out;
 	}
-	for (const char *t = o->f->title; *t; t++) {
+	if (!frame && (o->f->flags & F_FUNC_OPTIONAL))
+		end = strstr(o->f->title, " in %F");
+	for (const char *t = o->f->title; *t && t != end; t++) {
 		if (*t != '%' || !t[1]) {
 			strbuf_addch(&sb, *t);
 			continue;
@@ -289,6 +339,7 @@ static char *title_of(const struct open_report *o, bool *corrupted)
 	}
 out:
 	strip_offsets(&sb);
+	normalize(&sb);
 	if (sb.len > CRASH_TITLE_MAX) {
 		sb.len = CRASH_TITLE_MAX - 3;
 		strbuf_addstr(&sb, "...");
@@ -301,7 +352,7 @@ static void report_close(struct crash_scanner *s, struct open_report *o, bool eo
 	struct crash *c = &s->reports[o->index];
 	bool corrupted = (o->f->flags & F_CORRUPTED) || (eof && !o->complete);
 
-	c->title = title_of(o, &corrupted);
+	c->title = title_of(o, s->i386, &corrupted);
 	c->corrupted = corrupted;
 	o->used = false;
 }
@@ -473,6 +524,7 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		s->buf[i] = line[i] ? line[i] : '?';
 	s->buf[n] = '\0';
 	text = crash_strip_prefixes(s->buf, ctx);
+	s->i386 |= crash_is_i386(text);
 	if (strcmp(s->buf, "** replaying previous printk message **") == 0) {
 		replay(s);
 		return -1;

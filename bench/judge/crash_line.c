@@ -233,6 +233,13 @@ bool crash_rip_at(const char *text, const char **func, size_t *n)
 	return false;
 }
 
+/* A line only a 32-bit x86 kernel prints: its register dump, its syscall entries. */
+bool crash_is_i386(const char *text)
+{
+	return strncmp(text, "EIP: ", 5) == 0 || strncmp(text, "EAX: ", 5) == 0 ||
+	       strstr(text, "entry_INT80_32") || strstr(text, "entry_SYSENTER_32");
+}
+
 bool crash_is_call_trace(const char *text)
 {
 	return strstr(text, "Call Trace:") || strstr(text, "Call trace:") || strstr(text, "Backtrace:");

@@ -24,7 +24,8 @@ const struct format crash_formats[] = {
 	/* Before 4.11 a wild or null access was "on address ADDR", with no function. */
 	{ "BUG: KASAN:", "^BUG: KASAN: ([a-z-]+) on address", "KASAN: %1 %A", .flags = F_ACCESS },
 	{ "BUG: KASAN:", "^BUG: KASAN: (.*)$", "KASAN: %1", .flags = F_CORRUPTED },
-	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", .parts = { FRAMES },
+	/* Older KMSAN reports have a "Call Trace:" line, newer ones the frames at once. */
+	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", STACK_TRACE, .parts2 = { FRAMES },
 	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb" },
 	{ "BUG: KCSAN:", "^BUG: KCSAN: (.*)$", "KCSAN: %1" },
 	{ "BUG: KFENCE:", "^BUG: KFENCE: (use-after-free|out-of-bounds) [a-z-]+ in ", "KFENCE: %1 in %F",
@@ -70,7 +71,9 @@ const struct format crash_formats[] = {
 	{ "BUG: Bad rss-counter state", NULL, "BUG: Bad rss-counter state" },
 	{ "BUG: non-zero nr_ptes on freeing mm", NULL, "BUG: non-zero nr_ptes on freeing mm" },
 	{ "BUG: non-zero nr_pmds on freeing mm", NULL, "BUG: non-zero nr_pmds on freeing mm" },
-	{ "BUG: Bad page state", NULL, "BUG: Bad page state" },
+	/* Named after the page's allocator when page_owner printed it. */
+	{ "BUG: Bad page state", NULL, "BUG: Bad page state in %F", .parts = { LINE("page last allocated"), FRAMES },
+	  .flags = F_FUNC_OPTIONAL },
 	{ "BUG: Bad page map", NULL, "BUG: Bad page map" },
 	{ "BUG: workqueue lockup", NULL, "BUG: workqueue lockup" },
 	{ "BUG:", "^BUG:[[:space:]]*$", "BUG: corrupted", .flags = F_CORRUPTED },
@@ -98,9 +101,13 @@ const struct format crash_formats[] = {
 	{ "WARNING:", "^WARNING: .*mm/.*\\.c.* k?.?malloc", "WARNING: kmalloc bug in %F", STACK_WARN,
 	  .skip = "kmalloc|krealloc|slab|kmem" },
 	{ "WARNING:", "^WARNING: .*mm/vmalloc\\.c.*__vmalloc_node", "WARNING: zero-size vmalloc in %F", STACK_WARN },
-	/* __warn(): "CPU: 0 PID: 1 at FILE:LINE f+0x1/0x2", and since 6.18 "FILE:LINE at f+0x1/0x2, CPU#0". */
-	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
+	/*
+	 * __warn(): since 6.18 "FILE:LINE at f+0x1/0x2, CPU#0", before "CPU: 0 PID: 1
+	 * at FILE:LINE f+0x1/0x2".  The older one is named by its stack alone
+	 * (syzkaller's "WARNING in corrupted" when the stack is missing).
+	 */
 	{ "WARNING:", "^WARNING: " SRC " at " FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
+	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN },
 	{ "WARNING:", "^WARNING: (.* )?at " SRC, "WARNING in %F", STACK_WARN },
 	{ "WARNING: possible circular locking dependency detected", NULL, "possible deadlock in %F",
 	  .parts = { AT("at: "), AT("at: "), FRAMES },
@@ -134,7 +141,7 @@ const struct format crash_formats[] = {
 	  .parts = { LINE("is trying to acquire lock"), NAME("at: ") } },
 	{ "INFO: inconsistent lock state", NULL, "inconsistent lock state in %F",
 	  .parts = { LINE("takes"), NAME("at: ") } },
-	{ "INFO: rcu_", "^INFO: rcu_(preempt|sched|bh) (self-)?detected( expedited)? stall",
+	{ "INFO: rcu_", "^INFO: rcu_[a-z_]+ (self-)?detected( expedited)? stall",
 	  "INFO: rcu detected stall in %F", .parts = { LINE("apic_timer_interrupt"), RIP, FRAMES },
 	  .parts2 = { LINE("apic_timer_interrupt|Exception stack|el1h_64_irq"), FRAMES },
 	  .skip = "apic_timer_interrupt|rcu", .ex = EX_STALL },
@@ -234,8 +241,8 @@ const char *const crash_skip_frames[] = {
 	"(read|write)_once_.*nocheck", "print_address_description", "panic", "invalid_op",
 	"report_bug", "fixup_bug", "print_report", "print_usage_bug", "do_error", "_trap$|do_trap",
 	"show_stack", "dump_stack", "walk_stack", "dump_backtrace", "warn_slowpath", "warn_alloc",
-	"warn_bogus", "__warn", "alloc_page", "k?v?(m|z|c)alloc", "krealloc", "kmem_cache",
-	"allocate_slab", "folio_alloc", "filemap_alloc_folio", "__filemap_get_folio",
+	"warn_bogus", "__warn", "alloc_page", "alloc_frozen_pages", "post_alloc_hook",
+	"get_page_from_freelist", "k?v?(m|z|c)alloc", "krealloc", "kmem_cache", "allocate_slab", "folio_alloc", "filemap_alloc_folio", "__filemap_get_folio",
 	"find_or_create_page", "do_read_cache_folio", "read_cache_page", "pagecache_get_page",
 	"grab_cache_page_write_begin", "slab_", "debug_object", "timer_is_static_object",
 	"work_is_static_object", "__might_fault", "print_unlock", "imbalance_bug", "lockdep",

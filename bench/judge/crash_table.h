@@ -59,6 +59,7 @@ enum {
 	F_HEADER_FUNC = 8,	/* no frame: the function on the first line, if any */
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
 	F_START = 32,		/* only at the start of the line, after its prefixes */
+	F_FUNC_OPTIONAL = 64,	/* no frame: the title without its " in %F", not corrupted */
 };
 
 /*
@@ -113,6 +114,7 @@ bool crash_is_ident(char c);
 size_t crash_frame_at(const char *p, const char **func, bool *guess);
 size_t crash_func_after(const char *p, const char **func);
 bool crash_rip_at(const char *text, const char **func, size_t *n);
+bool crash_is_i386(const char *text);
 bool crash_is_call_trace(const char *text);
 bool crash_is_stack_start(const char *text);
 bool crash_has_needle(const char *text, const char *needles);
