@@ -49,6 +49,7 @@ struct crash_scanner {
 	size_t dropped;
 	bool finished;
 	bool i386;		/* the log is a 32-bit x86 kernel's: its frames are all guesses */
+	bool booted;		/* a kernel's timestamped line was seen */
 };
 
 struct crash_scanner *crash_scanner_new(void)
@@ -293,7 +294,6 @@ static void normalize(struct strbuf *sb)
 static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *end = NULL;
 	const char *frame = extract(o, &o->frames[0]);
 
 	if (!frame)
@@ -316,9 +316,7 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 		*corrupted = true;
 		goto out;
 	}
-	if (!frame && (o->f->flags & F_FUNC_OPTIONAL))
-		end = strstr(o->f->title, " in %F");
-	for (const char *t = o->f->title; *t && t != end; t++) {
+	for (const char *t = o->f->title; *t; t++) {
 		if (*t != '%' || !t[1]) {
 			strbuf_addch(&sb, *t);
 			continue;
@@ -512,6 +510,7 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	regmatch_t m[3];
 	char ctx[CTX_MAX], kind[64];
 	size_t n = len;
+	bool stamped;
 
 	if (s->finished)
 		return -1;
@@ -523,8 +522,13 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	for (size_t i = 0; i < n; i++)
 		s->buf[i] = line[i] ? line[i] : '?';
 	s->buf[n] = '\0';
-	text = crash_strip_prefixes(s->buf, ctx);
+	text = crash_strip_prefixes(s->buf, ctx, &stamped);
 	s->i386 |= crash_is_i386(text);
+	if (!s->booted) {
+		s->booted = stamped;
+		if (!stamped && strncmp(text, "Booting the kernel", 18) == 0)
+			return -1;	/* the log's own boot, not a reboot */
+	}
 	if (strcmp(s->buf, "** replaying previous printk message **") == 0) {
 		replay(s);
 		return -1;

@@ -26,10 +26,14 @@ const struct format crash_formats[] = {
 	{ "BUG: KASAN:", "^BUG: KASAN: (.*)$", "KASAN: %1", .flags = F_CORRUPTED },
 	/* Older KMSAN reports have a "Call Trace:" line, newer ones the frames at once. */
 	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", STACK_TRACE, .parts2 = { FRAMES },
-	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb" },
+	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb|_encrypt$|^(crypto|cipher|drbg|rng)_" },
 	{ "BUG: KCSAN:", "^BUG: KCSAN: (.*)$", "KCSAN: %1" },
-	{ "BUG: KFENCE:", "^BUG: KFENCE: (use-after-free|out-of-bounds) [a-z-]+ in ", "KFENCE: %1 in %F",
+	{ "BUG: KFENCE:", "^BUG: KFENCE: (use-after-free|out-of-bounds) (read|write) in ", "KFENCE: %1 %2 in %F",
 	  .parts = { AT(" in "), FRAMES } },
+	{ "BUG: KFENCE:", "^BUG: KFENCE: invalid (read|write) in ", "KFENCE: invalid %1 in %F",
+	  .parts = { AT(" in "), FRAMES } },
+	{ "BUG: KFENCE:", "^BUG: KFENCE: (invalid free|memory corruption) in ", "KFENCE: %1 in %F",
+	  .parts = { NAME(" in ") } },
 	{ "UBSAN: Undefined behaviour in", NULL, "UBSAN: undefined-behaviour in %F", STACK_TRACE,
 	  .skip = "ubsan|overflow" },
 	{ "UBSAN: ", "^UBSAN: ([a-z-]+) in ", "UBSAN: %1 in %F", STACK_TRACE, .skip = "ubsan|overflow" },
@@ -71,9 +75,11 @@ const struct format crash_formats[] = {
 	{ "BUG: Bad rss-counter state", NULL, "BUG: Bad rss-counter state" },
 	{ "BUG: non-zero nr_ptes on freeing mm", NULL, "BUG: non-zero nr_ptes on freeing mm" },
 	{ "BUG: non-zero nr_pmds on freeing mm", NULL, "BUG: non-zero nr_pmds on freeing mm" },
-	/* Named after the page's allocator when page_owner printed it. */
-	{ "BUG: Bad page state", NULL, "BUG: Bad page state in %F", .parts = { LINE("page last allocated"), FRAMES },
-	  .flags = F_FUNC_OPTIONAL },
+	/* Named after the page's allocator, from page_owner's stack (none: "in corrupted"). */
+	{ "BUG: Bad page ", "^BUG: Bad page (state|cache)", "BUG: Bad page %1 in %F",
+	  .parts = { LINE("page last allocated"), FRAMES },
+	  .skip = "(free|put|get|update|release)_page|free_unref|^_*folio|truncate_inode_pages|page_frag_free"
+		  "|alloc|vmap|page_owner" },
 	{ "BUG: Bad page map", NULL, "BUG: Bad page map" },
 	{ "BUG: workqueue lockup", NULL, "BUG: workqueue lockup" },
 	{ "BUG:", "^BUG:[[:space:]]*$", "BUG: corrupted", .flags = F_CORRUPTED },
@@ -106,7 +112,8 @@ const struct format crash_formats[] = {
 	 * at FILE:LINE f+0x1/0x2".  The older one is named by its stack alone
 	 * (syzkaller's "WARNING in corrupted" when the stack is missing).
 	 */
-	{ "WARNING:", "^WARNING: " SRC " at " FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
+	{ "WARNING:", "^WARNING: (\\[.*\\] )?" SRC " at " FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
+	{ "WARNING:", "^WARNING: " SRC " at 0x[0-9a-f]+, CPU#", "WARNING in %F", STACK_WARN },
 	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN },
 	{ "WARNING:", "^WARNING: (.* )?at " SRC, "WARNING in %F", STACK_WARN },
 	{ "WARNING: possible circular locking dependency detected", NULL, "possible deadlock in %F",
@@ -198,6 +205,8 @@ const struct format crash_formats[] = {
 	  "unregister_netdevice: waiting for DEV to become free" },
 	{ "VFS: Close: file count is 0", NULL, "VFS: Close: file count is zero (use-after-free)" },
 	{ "VFS: Busy inodes after unmount", NULL, "VFS: Busy inodes after unmount (use-after-free)" },
+	/* The decompressor's line once the kernel had run (the log's own boot is passed over). */
+	{ "Booting the kernel", NULL, "unexpected kernel reboot", .flags = F_START },
 };
 
 /* Any other die() line, "STR: 0000 [#1] ...": "STR in FUNC" (this bench's "fpu exception"). */
@@ -217,6 +226,9 @@ const struct crash_ignore crash_ignores[] = {
 	{ "WARNING: fbcon", "WARNING: fbcon: Driver '.*' missed to adjust virtual screen size" },
 	{ "WARNING: See https", "WARNING: See https.* for mitigation options" },
 	{ "WARNING: kernel not", "WARNING: kernel not compiled with CPU_SRSO" },
+	{ "EXT4-", "EXT4-[Ff][Ss]( \\(.*\\))?:" },
+	{ "XFS (", "XFS \\([a-zA-Z0-9_]+\\): WARNING" },
+	{ " uses ", "[Ww][Aa][Rr][Nn][Ii][Nn][Gg]: .* uses (deprecated v2 capabilities|wireless extensions)" },
 	{ "INFO: lockdep", "INFO: lockdep is turned off" },
 	{ "INFO: Stall ended", "INFO: Stall ended before state dump start" },
 	{ "INFO: NMI handler", "INFO: NMI handler" },
@@ -241,8 +253,8 @@ const char *const crash_skip_frames[] = {
 	"(read|write)_once_.*nocheck", "print_address_description", "panic", "invalid_op",
 	"report_bug", "fixup_bug", "print_report", "print_usage_bug", "do_error", "_trap$|do_trap",
 	"show_stack", "dump_stack", "walk_stack", "dump_backtrace", "warn_slowpath", "warn_alloc",
-	"warn_bogus", "__warn", "alloc_page", "alloc_frozen_pages", "post_alloc_hook",
-	"get_page_from_freelist", "k?v?(m|z|c)alloc", "krealloc", "kmem_cache", "allocate_slab", "folio_alloc", "filemap_alloc_folio", "__filemap_get_folio",
+	"warn_bogus", "__warn", "alloc_page", "alloc_frozen_pages", "k?v?(m|z|c)alloc", "krealloc",
+	"kmem_cache", "allocate_slab", "folio_alloc", "filemap_alloc_folio", "__filemap_get_folio",
 	"find_or_create_page", "do_read_cache_folio", "read_cache_page", "pagecache_get_page",
 	"grab_cache_page_write_begin", "slab_", "debug_object", "timer_is_static_object",
 	"work_is_static_object", "__might_fault", "print_unlock", "imbalance_bug", "lockdep",
@@ -314,7 +326,7 @@ const char *const crash_header_starts[] = {
 	"BUG", "WARNING:", "INFO:", "Internal error:", "UBSAN:", "Unable to handle kernel ",
 	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
 	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
-	"unregister_netdevice: ", "VFS: ", " [#",
+	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel",
 };
 
 

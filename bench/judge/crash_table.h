@@ -59,7 +59,6 @@ enum {
 	F_HEADER_FUNC = 8,	/* no frame: the function on the first line, if any */
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
 	F_START = 32,		/* only at the start of the line, after its prefixes */
-	F_FUNC_OPTIONAL = 64,	/* no frame: the title without its " in %F", not corrupted */
 };
 
 /*
@@ -120,6 +119,6 @@ bool crash_is_stack_start(const char *text);
 bool crash_has_needle(const char *text, const char *needles);
 bool crash_is_end_marker(const char *text);
 bool crash_die_kind(const char *text, char *kind, size_t size);
-const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX]);
+const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX], bool *stamped);
 
 #endif
