@@ -222,7 +222,8 @@ const struct crash_ignore crash_ignores[] = {
 	{ "WARNING: workqueue", "WARNING: workqueue cpumask: online intersect > possible intersect" },
 	{ "he mand mount option", "WARNING: [Tt]he mand mount option (is being|has been) deprecated" },
 	{ "WARNING: Unsupported", "WARNING: Unsupported flag value\\(s\\) of 0x%x in DT_FLAGS_1" },
-	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled with eIBRS" },
+	/* Spectre mitigation notices at boot ("with eIBRS", "data leaks possible via ... BHB"). */
+	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled" },
 	{ "WARNING: fbcon", "WARNING: fbcon: Driver '.*' missed to adjust virtual screen size" },
 	{ "WARNING: See https", "WARNING: See https.* for mitigation options" },
 	{ "WARNING: kernel not", "WARNING: kernel not compiled with CPU_SRSO" },
