@@ -36,6 +36,7 @@ struct open_report {
 	long lines;
 	bool complete;		/* its end was seen */
 	bool bad_ip;		/* its RIP line had no function: a bare or null address */
+	bool injected;		/* a fault injection's frame came among its frames */
 };
 
 struct crash_scanner {
@@ -101,6 +102,10 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 	char name[FUNC_MAX];
 	bool named = false, skipped = false;
 
+	if (!guess && !raw) {
+		copy_text(name, sizeof(name), func, n);
+		o->injected |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
+	}
 	for (int l = 0; l < 2; l++) {
 		struct frames *fr = lists[l];
 
@@ -294,9 +299,9 @@ static void normalize(struct strbuf *sb)
 static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *frame = extract(o, &o->frames[0]);
+	const char *frame = o->injected ? NULL : extract(o, &o->frames[0]);
 
-	if (!frame)
+	if (!frame && !o->injected)
 		frame = extract(o, &o->frames[1]);
 	/*
 	 * Only guesses ("? f"): syzkaller never names a report after one, but
@@ -304,9 +309,9 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	 * they do, unless the instruction pointer was garbage and the guesses
 	 * start from garbage too.
 	 */
-	if (!frame && guesses && !o->bad_ip)
+	if (!frame && guesses && !o->bad_ip && !o->injected)
 		frame = extract(o, &o->guessed[0]);
-	if (!frame && guesses && !o->bad_ip)
+	if (!frame && guesses && !o->bad_ip && !o->injected)
 		frame = extract(o, &o->guessed[1]);
 	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
 		frame = o->header_func;

@@ -291,7 +291,10 @@ const char *const crash_skip_frames[] = {
 	"insert_work", "__queue_delayed_work", "queue_delayed_work_on",
 	"do_(kernel|translation)_fault", "do_mem_abort", "el1_abort", "el1h_64_sync(_handler)?",
 	"print_tainted", "xas_(start|load|find)", "find_lock_entries", "truncate_inode_pages_range",
-	"^(drop|inc|clear|set)_nlink$",
+	"^(drop|inc|clear|set)_nlink$", "hwasan", "folio_unlock", "ida_free", "__phys_addr",
+	"__fortify_report", "cleanup_srcu_struct", "rhashtable_lookup", "extract_(user|iter)_to_sg",
+	"^get_taint$", "^put_device$", "lock_timer_base", "__timer_delete_sync", "sk_stop_timer_sync",
+	"__mod_timer", "dput",
 };
 
 /* Where a stall's code dispatched the work that looped (EX_STALL). */
@@ -309,6 +312,12 @@ const char crash_stall_anchors[] =
 	"|^rtnetlink_rcv_msg|^netlink_dump|^(sys_)?(socketpair|connect|ioctl)|__do_fault"
 	"|do_page_fault|^page_fault$|__fput|task_work_run|exit_to_usermode|smp_call_function"
 	"|tasklet_action|tasklet_hi_action";
+
+/*
+ * Frames of a fault injection's stack (syzkaller's corrupted lines): such a
+ * stack printed into a report makes its frames worthless, FUNC is "corrupted".
+ */
+const char crash_corrupting_frames[] = "^should_fail(slab)?$";
 
 /* A hung task's frames that only wait (EX_HUNG), and the waits that name the hang themselves. */
 const char *const crash_hung_skip[] = {
@@ -364,6 +373,7 @@ static void rx_init(void)
 	for (size_t i = 0; i < crash_rx.nignores; i++)
 		rx_compile(&crash_rx.ignore[i], crash_ignores[i].re, REG_NOSUB);
 	rx_compile(&crash_rx.anchors, crash_stall_anchors, REG_NOSUB);
+	rx_compile(&crash_rx.corrupting, crash_corrupting_frames, REG_NOSUB);
 	for (size_t i = 0; i < sizeof(crash_header_starts) / sizeof(crash_header_starts[0]); i++)
 		crash_rx.first[(unsigned char)crash_header_starts[i][0]] = true;
 }

@@ -90,6 +90,7 @@ extern const char *const crash_header_starts[];
 extern const char *const crash_hung_skip[];
 extern const char *const crash_frame_prefixes[];
 extern const char crash_stall_anchors[];
+extern const char crash_corrupting_frames[];
 extern const size_t crash_nframe_prefixes, crash_nhung_skip, crash_nheader_starts;
 
 /* The compiled expressions; the arrays have nformats and nignores entries. */
@@ -100,6 +101,7 @@ struct crash_rx {
 	regex_t *format_skip;		/* each format's own, where it has one */
 	regex_t *ignore;
 	regex_t anchors;
+	regex_t corrupting;		/* crash_corrupting_frames */
 	bool first[256];		/* the first bytes of crash_header_starts */
 };
 
