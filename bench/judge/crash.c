@@ -250,10 +250,42 @@ static void strip_offsets(struct strbuf *sb)
 	sb->buf[sb->len] = '\0';
 }
 
+static bool is_lower_xdigit(char c)
+{
+	return ctype_is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* The length of an IPv6 address at p ("2001:db8::1": 8 groups, or fewer around a "::"), else 0. */
+static size_t ipv6_at(const char *p)
+{
+	size_t n = 0, colons = 0, digits = 0, hex = 0;
+	bool gap = false;
+
+	for (;; n++) {
+		if (p[n] == ':') {
+			bool empty = n && p[n - 1] == ':';
+
+			if (++colons > 7 || (empty && gap))
+				return 0;	/* a second "::" */
+			gap |= empty;
+			digits = 0;
+		} else if (is_lower_xdigit(p[n]) && digits < 4) {
+			digits++;
+			hex++;
+		} else {
+			break;
+		}
+	}
+	if (!hex || crash_is_ident(p[n]) || (p[n - 1] == ':' && !gap))
+		return 0;
+	return colons == 7 || (gap && colons >= 2) ? n : 0;
+}
+
 /*
  * What differs between two runs of one bug goes, as syzkaller's titles
- * have it: a run of 6 or more hex digits (after a non-alphanumeric
- * character) is "ADDR", a ":N:N" source position is ":LINE".
+ * have it: an IPv6 address is "IPV6ADDR", a run of 6 or more hex digits
+ * (after a non-alphanumeric character) "ADDR", a ":N:N" source position
+ * ":LINE".
  */
 static void normalize(struct strbuf *sb)
 {
@@ -263,9 +295,14 @@ static void normalize(struct strbuf *sb)
 		const char *p = sb->buf + r;
 		size_t h = 0, n;
 
+		if (r && !ctype_is_alnum(p[-1]) && p[-1] != ':' && (n = ipv6_at(p))) {
+			strbuf_addstr(&out, "IPV6ADDR");
+			r += n;
+			continue;
+		}
 		if (r && !ctype_is_alnum(p[-1])) {
 			h = strncmp(p, "0x", 2) == 0 ? 2 : 0;
-			for (n = h; ctype_is_digit(p[n]) || (p[n] >= 'a' && p[n] <= 'f'); n++)
+			for (n = h; is_lower_xdigit(p[n]); n++)
 				;
 			if (n - h >= 6) {
 				strbuf_addstr(&out, "ADDR");
@@ -412,6 +449,18 @@ static bool may_match(const char *text)
 	return false;
 }
 
+/* Whether h, in text, starts the line's message: after nothing or a pr_fmt() tag ("IPv6: "). */
+static bool starts_message(const char *text, const char *h)
+{
+	const char *p = text;
+
+	if (h == text)
+		return true;
+	while (p < h && *p != ' ' && *p != ':')
+		p++;
+	return p > text && p[0] == ':' && p[1] == ' ' && p + 2 == h;
+}
+
 /* The format of a report that text begins, or NULL. */
 static const struct format *match(const char *text, regmatch_t m[3], const char **at)
 {
@@ -423,7 +472,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 
 		while (h && h > text && crash_is_ident(f->header[0]) && crash_is_ident(h[-1]))
 			h = strstr(h + 1, f->header);
-		if (!h || ((f->flags & F_START) && h != text))
+		if (!h || ((f->flags & F_START) && !starts_message(text, h)))
 			continue;
 		if (f->re && regexec(&crash_rx.re[i], h, 3, m, 0) != 0)
 			continue;

@@ -58,7 +58,7 @@ enum {
 	F_PANIC = 4,		/* a report only far from other reports (see crash.h) */
 	F_HEADER_FUNC = 8,	/* no frame: the function on the first line, if any */
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
-	F_START = 32,		/* only at the start of the line, after its prefixes */
+	F_START = 32,		/* only at the start of the line, after its prefixes and a "subsystem: " */
 };
 
 /*
