@@ -93,6 +93,17 @@ static const char *strip_frame(const char *frame)
 }
 
 /*
+ * A stall is named by the frame before its dispatcher, which a deep
+ * recursion can push past CRASH_FRAMES: a full list keeps taking frames in
+ * its last place, the one before moving up, until that dispatcher came.
+ */
+static bool stall_slides(const struct open_report *o, const struct frames *fr)
+{
+	return o->f->ex == EX_STALL &&
+	       regexec(&crash_rx.anchors, strip_frame(fr->name[CRASH_FRAMES - 1]), 0, NULL, 0) != 0;
+}
+
+/*
  * A frame of parts[which]: every frame goes to its guessed list, a reliable
  * one also to frames.  A raw one is never skipped.
  */
@@ -110,7 +121,7 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 		struct frames *fr = lists[l];
 
 		/* The first frame is all that EX_FIRST needs: the rest need not be matched. */
-		if (!fr || fr->n == CRASH_FRAMES || (fr->n && o->f->ex == EX_FIRST))
+		if (!fr || (fr->n && o->f->ex == EX_FIRST) || (fr->n == CRASH_FRAMES && !stall_slides(o, fr)))
 			continue;
 		if (!named) {
 			copy_text(name, sizeof(name), func, n);
@@ -118,8 +129,13 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 					   (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0));
 			named = true;
 		}
-		if (!skipped)
-			memcpy(fr->name[fr->n++], name, sizeof(name));
+		if (skipped)
+			continue;
+		if (fr->n == CRASH_FRAMES) {
+			memcpy(fr->name[CRASH_FRAMES - 2], fr->name[CRASH_FRAMES - 1], sizeof(name));
+			fr->n--;
+		}
+		memcpy(fr->name[fr->n++], name, sizeof(name));
 	}
 }
 
