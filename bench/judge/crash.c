@@ -303,7 +303,7 @@ static size_t ipv6_at(const char *p)
  * (after a non-alphanumeric character) "ADDR", a ":N:N" source position
  * ":LINE".
  */
-static void normalize(struct strbuf *sb)
+static void normalize(struct strbuf *sb, bool nums)
 {
 	struct strbuf out = STRBUF_INIT;
 
@@ -311,6 +311,13 @@ static void normalize(struct strbuf *sb)
 		const char *p = sb->buf + r;
 		size_t h = 0, n;
 
+		if (nums && ctype_is_digit(*p)) {
+			for (n = 1; ctype_is_digit(p[n]); n++)
+				;
+			strbuf_addstr(&out, "NUM");
+			r += n;
+			continue;
+		}
 		if (r && !ctype_is_alnum(p[-1]) && p[-1] != ':' && (n = ipv6_at(p))) {
 			strbuf_addstr(&out, "IPV6ADDR");
 			r += n;
@@ -401,7 +408,7 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	}
 out:
 	strip_offsets(&sb);
-	normalize(&sb);
+	normalize(&sb, o->f->flags & F_NUMS);
 	if (sb.len > CRASH_TITLE_MAX) {
 		sb.len = CRASH_TITLE_MAX - 3;
 		strbuf_addstr(&sb, "...");

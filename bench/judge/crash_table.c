@@ -207,6 +207,9 @@ const struct format crash_formats[] = {
 	{ "VFS: Busy inodes after unmount", NULL, "VFS: Busy inodes after unmount (use-after-free)" },
 	/* The decompressor's line once the kernel had run (the log's own boot is passed over). */
 	{ "Booting the kernel", NULL, "unexpected kernel reboot", .flags = F_START },
+	/* The fuzzer's own fatal errors, crashes to syzkaller too; inside a kernel report only its echo. */
+	{ "SYZFAIL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
+	{ "SYZFATAL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
 };
 
 /* Any other die() line, "STR: 0000 [#1] ...": "STR in FUNC" (this bench's "fpu exception"). */
@@ -336,7 +339,7 @@ const char *const crash_header_starts[] = {
 	"BUG", "WARNING:", "INFO:", "Internal error:", "UBSAN:", "Unable to handle kernel ",
 	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
 	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
-	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel",
+	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel", "SYZFAIL:", "SYZFATAL:",
 };
 
 

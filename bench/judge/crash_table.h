@@ -60,6 +60,7 @@ enum {
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
 	F_START = 32,		/* only at the start of the line, after its prefixes and a "subsystem: " */
 	F_BARE = 64,		/* no frame: the title ends before its " in %F" (syzkaller's plainer format) */
+	F_NUMS = 128,		/* a number in the title is NUM (executor and process ids, temp dir names) */
 };
 
 /*
