@@ -36,6 +36,7 @@ struct open_report {
 	long lines;
 	bool complete;		/* its end was seen */
 	bool bad_ip;		/* its RIP line had no function: a bare or null address */
+	bool injected;		/* a fault injection's frame came among its frames */
 };
 
 struct crash_scanner {
@@ -48,6 +49,8 @@ struct crash_scanner {
 	size_t nreports, alloc;
 	size_t dropped;
 	bool finished;
+	bool i386;		/* the log is a 32-bit x86 kernel's: its frames are all guesses */
+	bool booted;		/* a kernel's timestamped line was seen */
 };
 
 struct crash_scanner *crash_scanner_new(void)
@@ -90,6 +93,17 @@ static const char *strip_frame(const char *frame)
 }
 
 /*
+ * A stall is named by the frame before its dispatcher, which a deep
+ * recursion can push past CRASH_FRAMES: a full list keeps taking frames in
+ * its last place, the one before moving up, until that dispatcher came.
+ */
+static bool stall_slides(const struct open_report *o, const struct frames *fr)
+{
+	return o->f->ex == EX_STALL &&
+	       regexec(&crash_rx.anchors, strip_frame(fr->name[CRASH_FRAMES - 1]), 0, NULL, 0) != 0;
+}
+
+/*
  * A frame of parts[which]: every frame goes to its guessed list, a reliable
  * one also to frames.  A raw one is never skipped.
  */
@@ -99,11 +113,15 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 	char name[FUNC_MAX];
 	bool named = false, skipped = false;
 
+	if (!guess && !raw) {
+		copy_text(name, sizeof(name), func, n);
+		o->injected |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
+	}
 	for (int l = 0; l < 2; l++) {
 		struct frames *fr = lists[l];
 
 		/* The first frame is all that EX_FIRST needs: the rest need not be matched. */
-		if (!fr || fr->n == CRASH_FRAMES || (fr->n && o->f->ex == EX_FIRST))
+		if (!fr || (fr->n && o->f->ex == EX_FIRST) || (fr->n == CRASH_FRAMES && !stall_slides(o, fr)))
 			continue;
 		if (!named) {
 			copy_text(name, sizeof(name), func, n);
@@ -111,8 +129,13 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 					   (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0));
 			named = true;
 		}
-		if (!skipped)
-			memcpy(fr->name[fr->n++], name, sizeof(name));
+		if (skipped)
+			continue;
+		if (fr->n == CRASH_FRAMES) {
+			memcpy(fr->name[CRASH_FRAMES - 2], fr->name[CRASH_FRAMES - 1], sizeof(name));
+			fr->n--;
+		}
+		memcpy(fr->name[fr->n++], name, sizeof(name));
 	}
 }
 
@@ -243,22 +266,112 @@ static void strip_offsets(struct strbuf *sb)
 	sb->buf[sb->len] = '\0';
 }
 
-static char *title_of(const struct open_report *o, bool *corrupted)
+static bool is_lower_xdigit(char c)
+{
+	return ctype_is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
+/* The length of an IPv6 address at p ("2001:db8::1": 8 groups, or fewer around a "::"), else 0. */
+static size_t ipv6_at(const char *p)
+{
+	size_t n = 0, colons = 0, digits = 0, hex = 0;
+	bool gap = false;
+
+	for (;; n++) {
+		if (p[n] == ':') {
+			bool empty = n && p[n - 1] == ':';
+
+			if (++colons > 7 || (empty && gap))
+				return 0;	/* a second "::" */
+			gap |= empty;
+			digits = 0;
+		} else if (is_lower_xdigit(p[n]) && digits < 4) {
+			digits++;
+			hex++;
+		} else {
+			break;
+		}
+	}
+	if (!hex || crash_is_ident(p[n]) || (p[n - 1] == ':' && !gap))
+		return 0;
+	return colons == 7 || (gap && colons >= 2) ? n : 0;
+}
+
+/*
+ * What differs between two runs of one bug goes, as syzkaller's titles
+ * have it: an IPv6 address is "IPV6ADDR", a run of 6 or more hex digits
+ * (after a non-alphanumeric character) "ADDR", a ":N:N" source position
+ * ":LINE".
+ */
+static void normalize(struct strbuf *sb, bool nums)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t r = 0; r < sb->len;) {
+		const char *p = sb->buf + r;
+		size_t h = 0, n;
+
+		if (nums && ctype_is_digit(*p)) {
+			for (n = 1; ctype_is_digit(p[n]); n++)
+				;
+			strbuf_addstr(&out, "NUM");
+			r += n;
+			continue;
+		}
+		if (r && !ctype_is_alnum(p[-1]) && p[-1] != ':' && (n = ipv6_at(p))) {
+			strbuf_addstr(&out, "IPV6ADDR");
+			r += n;
+			continue;
+		}
+		if (r && !ctype_is_alnum(p[-1])) {
+			h = strncmp(p, "0x", 2) == 0 ? 2 : 0;
+			for (n = h; is_lower_xdigit(p[n]); n++)
+				;
+			if (n - h >= 6) {
+				strbuf_addstr(&out, "ADDR");
+				r += n;
+				continue;
+			}
+		}
+		if (*p == ':' && ctype_is_digit(p[1])) {
+			size_t end = 0;
+
+			/* The longest ":N:N..." that a non-word character (or the end) follows. */
+			for (n = 0; p[n] == ':' && ctype_is_digit(p[n + 1]);) {
+				for (n++; ctype_is_digit(p[n]); n++)
+					;
+				if (!crash_is_ident(p[n]))
+					end = n;
+			}
+			if (end) {
+				strbuf_addstr(&out, ":LINE");
+				r += end;
+				continue;
+			}
+		}
+		strbuf_addch(&out, *p);
+		r++;
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
+static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
 {
 	struct strbuf sb = STRBUF_INIT;
-	const char *frame = extract(o, &o->frames[0]);
+	const char *frame = o->injected ? NULL : extract(o, &o->frames[0]);
 
-	if (!frame)
+	if (!frame && !o->injected)
 		frame = extract(o, &o->frames[1]);
 	/*
-	 * Only guesses ("? f", as every frame of an i386 kernel without frame
-	 * pointers is): they name the report unless the instruction pointer
-	 * was garbage, where the guesses start from garbage too (syzkaller
-	 * calls such a report corrupted).
+	 * Only guesses ("? f"): syzkaller never names a report after one, but
+	 * an i386 kernel without frame pointers prints nothing else, so there
+	 * they do, unless the instruction pointer was garbage and the guesses
+	 * start from garbage too.
 	 */
-	if (!frame && !o->bad_ip)
+	if (!frame && guesses && !o->bad_ip && !o->injected)
 		frame = extract(o, &o->guessed[0]);
-	if (!frame && !o->bad_ip)
+	if (!frame && guesses && !o->bad_ip && !o->injected)
 		frame = extract(o, &o->guessed[1]);
 	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
 		frame = o->header_func;
@@ -282,6 +395,12 @@ static char *title_of(const struct open_report *o, bool *corrupted)
 		case 'F':
 			if (!frame)
 				*corrupted = true;
+			if (!frame && (o->f->flags & F_BARE) && sb.len >= 4 &&
+			    !strcmp(sb.buf + sb.len - 4, " in ")) {
+				sb.len -= 4;
+				sb.buf[sb.len] = '\0';
+				break;
+			}
 			strbuf_addstr(&sb, frame ? frame : "corrupted");
 			break;
 		default: strbuf_addch(&sb, *t); break;
@@ -289,6 +408,7 @@ static char *title_of(const struct open_report *o, bool *corrupted)
 	}
 out:
 	strip_offsets(&sb);
+	normalize(&sb, o->f->flags & F_NUMS);
 	if (sb.len > CRASH_TITLE_MAX) {
 		sb.len = CRASH_TITLE_MAX - 3;
 		strbuf_addstr(&sb, "...");
@@ -301,7 +421,7 @@ static void report_close(struct crash_scanner *s, struct open_report *o, bool eo
 	struct crash *c = &s->reports[o->index];
 	bool corrupted = (o->f->flags & F_CORRUPTED) || (eof && !o->complete);
 
-	c->title = title_of(o, &corrupted);
+	c->title = title_of(o, s->i386, &corrupted);
 	c->corrupted = corrupted;
 	o->used = false;
 }
@@ -358,6 +478,18 @@ static bool may_match(const char *text)
 	return false;
 }
 
+/* Whether h, in text, starts the line's message: after nothing or a pr_fmt() tag ("IPv6: "). */
+static bool starts_message(const char *text, const char *h)
+{
+	const char *p = text;
+
+	if (h == text)
+		return true;
+	while (p < h && *p != ' ' && *p != ':')
+		p++;
+	return p > text && p[0] == ':' && p[1] == ' ' && p + 2 == h;
+}
+
 /* The format of a report that text begins, or NULL. */
 static const struct format *match(const char *text, regmatch_t m[3], const char **at)
 {
@@ -369,7 +501,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 
 		while (h && h > text && crash_is_ident(f->header[0]) && crash_is_ident(h[-1]))
 			h = strstr(h + 1, f->header);
-		if (!h || ((f->flags & F_START) && h != text))
+		if (!h || ((f->flags & F_START) && !starts_message(text, h)))
 			continue;
 		if (f->re && regexec(&crash_rx.re[i], h, 3, m, 0) != 0)
 			continue;
@@ -461,6 +593,7 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	regmatch_t m[3];
 	char ctx[CTX_MAX], kind[64];
 	size_t n = len;
+	bool stamped;
 
 	if (s->finished)
 		return -1;
@@ -472,7 +605,13 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	for (size_t i = 0; i < n; i++)
 		s->buf[i] = line[i] ? line[i] : '?';
 	s->buf[n] = '\0';
-	text = crash_strip_prefixes(s->buf, ctx);
+	text = crash_strip_prefixes(s->buf, ctx, &stamped);
+	s->i386 |= crash_is_i386(text);
+	if (!s->booted) {
+		s->booted = stamped;
+		if (!stamped && strncmp(text, "Booting the kernel", 18) == 0)
+			return -1;	/* the log's own boot, not a reboot */
+	}
 	if (strcmp(s->buf, "** replaying previous printk message **") == 0) {
 		replay(s);
 		return -1;

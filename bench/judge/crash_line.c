@@ -91,9 +91,10 @@ static const char *eat_dmesg_level(const char *p)
 /*
  * The text of a log line without its prefixes: "** N printk messages
  * dropped **", syslog's "<N>", a journal's "Mon DD HH:MM:SS host kernel: ",
- * printk's timestamp and caller id (into ctx, "" without one).
+ * printk's timestamp (*stamped: there was one) and caller id (into ctx, ""
+ * without one).
  */
-const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX])
+const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX], bool *stamped)
 {
 	const char *k;
 
@@ -123,7 +124,8 @@ const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX])
 		if (sp && sp - p < 40 && memchr(p, 'T', (size_t)(sp - p)))
 			p = sp + 1;
 	}
-	if (!eat_timestamp(&p, ctx) && p[0] == '[' && p[1] != '<' && !ctype_is_xdigit(p[1])) {
+	*stamped = eat_timestamp(&p, ctx);
+	if (!*stamped && p[0] == '[' && p[1] != '<' && !ctype_is_xdigit(p[1])) {
 		/* dmesg -T: "[Sat Dec  5 20:00:00 2026] ". */
 		const char *e = strstr(p, "] ");
 
@@ -231,6 +233,13 @@ bool crash_rip_at(const char *text, const char **func, size_t *n)
 		}
 	}
 	return false;
+}
+
+/* A line only a 32-bit x86 kernel prints: its register dump, its syscall entries. */
+bool crash_is_i386(const char *text)
+{
+	return strncmp(text, "EIP: ", 5) == 0 || strncmp(text, "EAX: ", 5) == 0 ||
+	       strstr(text, "entry_INT80_32") || strstr(text, "entry_SYSENTER_32");
 }
 
 bool crash_is_call_trace(const char *text)

@@ -24,11 +24,16 @@ const struct format crash_formats[] = {
 	/* Before 4.11 a wild or null access was "on address ADDR", with no function. */
 	{ "BUG: KASAN:", "^BUG: KASAN: ([a-z-]+) on address", "KASAN: %1 %A", .flags = F_ACCESS },
 	{ "BUG: KASAN:", "^BUG: KASAN: (.*)$", "KASAN: %1", .flags = F_CORRUPTED },
-	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", .parts = { FRAMES },
-	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb" },
+	/* Older KMSAN reports have a "Call Trace:" line, newer ones the frames at once. */
+	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", STACK_TRACE, .parts2 = { FRAMES },
+	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb|_encrypt$|^(crypto|cipher|drbg|rng)_" },
 	{ "BUG: KCSAN:", "^BUG: KCSAN: (.*)$", "KCSAN: %1" },
-	{ "BUG: KFENCE:", "^BUG: KFENCE: (use-after-free|out-of-bounds) [a-z-]+ in ", "KFENCE: %1 in %F",
+	{ "BUG: KFENCE:", "^BUG: KFENCE: (use-after-free|out-of-bounds) (read|write) in ", "KFENCE: %1 %2 in %F",
 	  .parts = { AT(" in "), FRAMES } },
+	{ "BUG: KFENCE:", "^BUG: KFENCE: invalid (read|write) in ", "KFENCE: invalid %1 in %F",
+	  .parts = { AT(" in "), FRAMES } },
+	{ "BUG: KFENCE:", "^BUG: KFENCE: (invalid free|memory corruption) in ", "KFENCE: %1 in %F",
+	  .parts = { NAME(" in ") } },
 	{ "UBSAN: Undefined behaviour in", NULL, "UBSAN: undefined-behaviour in %F", STACK_TRACE,
 	  .skip = "ubsan|overflow" },
 	{ "UBSAN: ", "^UBSAN: ([a-z-]+) in ", "UBSAN: %1 in %F", STACK_TRACE, .skip = "ubsan|overflow" },
@@ -44,7 +49,7 @@ const struct format crash_formats[] = {
 	  .flags = F_CORRUPTED },
 	{ "BUG: ", "^BUG: (spinlock|rwlock) (lockup suspected|already unlocked|recursion|cpu recursion"
 	  "|bad magic|wrong owner|wrong CPU|trylock failure on UP)", "BUG: %1 %2 in %F", STACK_TRACE,
-	  .skip = "spin_|_lock|_unlock" },
+	  .skip = "spin_" },
 	{ "BUG: soft lockup", NULL, "BUG: soft lockup in %F", STACK_RIP, .ex = EX_STALL },
 	{ "BUG: scheduling while atomic", NULL, "BUG: scheduling while atomic in %F", STACK_TRACE,
 	  .skip = "schedule" },
@@ -70,7 +75,11 @@ const struct format crash_formats[] = {
 	{ "BUG: Bad rss-counter state", NULL, "BUG: Bad rss-counter state" },
 	{ "BUG: non-zero nr_ptes on freeing mm", NULL, "BUG: non-zero nr_ptes on freeing mm" },
 	{ "BUG: non-zero nr_pmds on freeing mm", NULL, "BUG: non-zero nr_pmds on freeing mm" },
-	{ "BUG: Bad page state", NULL, "BUG: Bad page state" },
+	/* Named after the page's allocator, from page_owner's stack; without it plain "BUG: Bad page state". */
+	{ "BUG: Bad page ", "^BUG: Bad page (state|cache)", "BUG: Bad page %1 in %F",
+	  .parts = { LINE("page last allocated"), FRAMES },
+	  .skip = "(free|put|get|update|release)_page|free_unref|^_*folio|truncate_inode_pages|page_frag_free"
+		  "|alloc|vmap|page_owner", .flags = F_BARE },
 	{ "BUG: Bad page map", NULL, "BUG: Bad page map" },
 	{ "BUG: workqueue lockup", NULL, "BUG: workqueue lockup" },
 	{ "BUG:", "^BUG:[[:space:]]*$", "BUG: corrupted", .flags = F_CORRUPTED },
@@ -98,9 +107,14 @@ const struct format crash_formats[] = {
 	{ "WARNING:", "^WARNING: .*mm/.*\\.c.* k?.?malloc", "WARNING: kmalloc bug in %F", STACK_WARN,
 	  .skip = "kmalloc|krealloc|slab|kmem" },
 	{ "WARNING:", "^WARNING: .*mm/vmalloc\\.c.*__vmalloc_node", "WARNING: zero-size vmalloc in %F", STACK_WARN },
-	/* __warn(): "CPU: 0 PID: 1 at FILE:LINE f+0x1/0x2", and since 6.18 "FILE:LINE at f+0x1/0x2, CPU#0". */
-	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
-	{ "WARNING:", "^WARNING: " SRC " at " FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
+	/*
+	 * __warn(): since 6.18 "FILE:LINE at f+0x1/0x2, CPU#0", before "CPU: 0 PID: 1
+	 * at FILE:LINE f+0x1/0x2".  The older one is named by its stack alone
+	 * (syzkaller's "WARNING in corrupted" when the stack is missing).
+	 */
+	{ "WARNING:", "^WARNING: (\\[.*\\] )?" SRC " at " FUNC, "WARNING in %F", STACK_WARN, .flags = F_HEADER_FUNC },
+	{ "WARNING:", "^WARNING: " SRC " at 0x[0-9a-f]+, CPU#", "WARNING in %F", STACK_WARN },
+	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN },
 	{ "WARNING:", "^WARNING: (.* )?at " SRC, "WARNING in %F", STACK_WARN },
 	{ "WARNING: possible circular locking dependency detected", NULL, "possible deadlock in %F",
 	  .parts = { AT("at: "), AT("at: "), FRAMES },
@@ -134,7 +148,7 @@ const struct format crash_formats[] = {
 	  .parts = { LINE("is trying to acquire lock"), NAME("at: ") } },
 	{ "INFO: inconsistent lock state", NULL, "inconsistent lock state in %F",
 	  .parts = { LINE("takes"), NAME("at: ") } },
-	{ "INFO: rcu_", "^INFO: rcu_(preempt|sched|bh) (self-)?detected( expedited)? stall",
+	{ "INFO: rcu_", "^INFO: rcu_[a-z_]+ (self-)?detected( expedited)? stall",
 	  "INFO: rcu detected stall in %F", .parts = { LINE("apic_timer_interrupt"), RIP, FRAMES },
 	  .parts2 = { LINE("apic_timer_interrupt|Exception stack|el1h_64_irq"), FRAMES },
 	  .skip = "apic_timer_interrupt|rcu", .ex = EX_STALL },
@@ -191,6 +205,11 @@ const struct format crash_formats[] = {
 	  "unregister_netdevice: waiting for DEV to become free" },
 	{ "VFS: Close: file count is 0", NULL, "VFS: Close: file count is zero (use-after-free)" },
 	{ "VFS: Busy inodes after unmount", NULL, "VFS: Busy inodes after unmount (use-after-free)" },
+	/* The decompressor's line once the kernel had run (the log's own boot is passed over). */
+	{ "Booting the kernel", NULL, "unexpected kernel reboot", .flags = F_START },
+	/* The fuzzer's own fatal errors, crashes to syzkaller too; inside a kernel report only its echo. */
+	{ "SYZFAIL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
+	{ "SYZFATAL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
 };
 
 /* Any other die() line, "STR: 0000 [#1] ...": "STR in FUNC" (this bench's "fpu exception"). */
@@ -206,10 +225,14 @@ const struct crash_ignore crash_ignores[] = {
 	{ "WARNING: workqueue", "WARNING: workqueue cpumask: online intersect > possible intersect" },
 	{ "he mand mount option", "WARNING: [Tt]he mand mount option (is being|has been) deprecated" },
 	{ "WARNING: Unsupported", "WARNING: Unsupported flag value\\(s\\) of 0x%x in DT_FLAGS_1" },
-	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled with eIBRS" },
+	/* Spectre mitigation notices at boot ("with eIBRS", "data leaks possible via ... BHB"). */
+	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled" },
 	{ "WARNING: fbcon", "WARNING: fbcon: Driver '.*' missed to adjust virtual screen size" },
 	{ "WARNING: See https", "WARNING: See https.* for mitigation options" },
 	{ "WARNING: kernel not", "WARNING: kernel not compiled with CPU_SRSO" },
+	{ "EXT4-", "EXT4-[Ff][Ss]( \\(.*\\))?:" },
+	{ "XFS (", "XFS \\([a-zA-Z0-9_]+\\): WARNING" },
+	{ " uses ", "[Ww][Aa][Rr][Nn][Ii][Nn][Gg]: .* uses (deprecated v2 capabilities|wireless extensions)" },
 	{ "INFO: lockdep", "INFO: lockdep is turned off" },
 	{ "INFO: Stall ended", "INFO: Stall ended before state dump start" },
 	{ "INFO: NMI handler", "INFO: NMI handler" },
@@ -234,8 +257,8 @@ const char *const crash_skip_frames[] = {
 	"(read|write)_once_.*nocheck", "print_address_description", "panic", "invalid_op",
 	"report_bug", "fixup_bug", "print_report", "print_usage_bug", "do_error", "_trap$|do_trap",
 	"show_stack", "dump_stack", "walk_stack", "dump_backtrace", "warn_slowpath", "warn_alloc",
-	"warn_bogus", "__warn", "alloc_page", "k?v?(m|z|c)alloc", "krealloc", "kmem_cache",
-	"allocate_slab", "folio_alloc", "filemap_alloc_folio", "__filemap_get_folio",
+	"warn_bogus", "__warn", "alloc_page", "alloc_frozen_pages", "k?v?(m|z|c)alloc", "krealloc",
+	"kmem_cache", "allocate_slab", "folio_alloc", "filemap_alloc_folio", "__filemap_get_folio",
 	"find_or_create_page", "do_read_cache_folio", "read_cache_page", "pagecache_get_page",
 	"grab_cache_page_write_begin", "slab_", "debug_object", "timer_is_static_object",
 	"work_is_static_object", "__might_fault", "print_unlock", "imbalance_bug", "lockdep",
@@ -271,7 +294,10 @@ const char *const crash_skip_frames[] = {
 	"insert_work", "__queue_delayed_work", "queue_delayed_work_on",
 	"do_(kernel|translation)_fault", "do_mem_abort", "el1_abort", "el1h_64_sync(_handler)?",
 	"print_tainted", "xas_(start|load|find)", "find_lock_entries", "truncate_inode_pages_range",
-	"^(drop|inc|clear|set)_nlink$",
+	"^(drop|inc|clear|set)_nlink$", "hwasan", "folio_unlock", "ida_free", "__phys_addr",
+	"__fortify_report", "cleanup_srcu_struct", "rhashtable_lookup", "extract_(user|iter)_to_sg",
+	"^get_taint$", "^put_device$", "lock_timer_base", "__timer_delete_sync", "sk_stop_timer_sync",
+	"__mod_timer", "dput",
 };
 
 /* Where a stall's code dispatched the work that looped (EX_STALL). */
@@ -290,6 +316,12 @@ const char crash_stall_anchors[] =
 	"|do_page_fault|^page_fault$|__fput|task_work_run|exit_to_usermode|smp_call_function"
 	"|tasklet_action|tasklet_hi_action";
 
+/*
+ * Frames of a fault injection's stack (syzkaller's corrupted lines): such a
+ * stack printed into a report makes its frames worthless, FUNC is "corrupted".
+ */
+const char crash_corrupting_frames[] = "^should_fail(slab)?$";
+
 /* A hung task's frames that only wait (EX_HUNG), and the waits that name the hang themselves. */
 const char *const crash_hung_skip[] = {
 	"sched", "_lock", "_slowlock", "down", "rwsem", "completion", "kthread", "wait",
@@ -307,7 +339,7 @@ const char *const crash_header_starts[] = {
 	"BUG", "WARNING:", "INFO:", "Internal error:", "UBSAN:", "Unable to handle kernel ",
 	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
 	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
-	"unregister_netdevice: ", "VFS: ", " [#",
+	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel", "SYZFAIL:", "SYZFATAL:",
 };
 
 
@@ -344,6 +376,7 @@ static void rx_init(void)
 	for (size_t i = 0; i < crash_rx.nignores; i++)
 		rx_compile(&crash_rx.ignore[i], crash_ignores[i].re, REG_NOSUB);
 	rx_compile(&crash_rx.anchors, crash_stall_anchors, REG_NOSUB);
+	rx_compile(&crash_rx.corrupting, crash_corrupting_frames, REG_NOSUB);
 	for (size_t i = 0; i < sizeof(crash_header_starts) / sizeof(crash_header_starts[0]); i++)
 		crash_rx.first[(unsigned char)crash_header_starts[i][0]] = true;
 }

@@ -58,7 +58,9 @@ enum {
 	F_PANIC = 4,		/* a report only far from other reports (see crash.h) */
 	F_HEADER_FUNC = 8,	/* no frame: the function on the first line, if any */
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
-	F_START = 32,		/* only at the start of the line, after its prefixes */
+	F_START = 32,		/* only at the start of the line, after its prefixes and a "subsystem: " */
+	F_BARE = 64,		/* no frame: the title ends before its " in %F" (syzkaller's plainer format) */
+	F_NUMS = 128,		/* a number in the title is NUM (executor and process ids, temp dir names) */
 };
 
 /*
@@ -90,6 +92,7 @@ extern const char *const crash_header_starts[];
 extern const char *const crash_hung_skip[];
 extern const char *const crash_frame_prefixes[];
 extern const char crash_stall_anchors[];
+extern const char crash_corrupting_frames[];
 extern const size_t crash_nframe_prefixes, crash_nhung_skip, crash_nheader_starts;
 
 /* The compiled expressions; the arrays have nformats and nignores entries. */
@@ -100,6 +103,7 @@ struct crash_rx {
 	regex_t *format_skip;		/* each format's own, where it has one */
 	regex_t *ignore;
 	regex_t anchors;
+	regex_t corrupting;		/* crash_corrupting_frames */
 	bool first[256];		/* the first bytes of crash_header_starts */
 };
 
@@ -113,11 +117,12 @@ bool crash_is_ident(char c);
 size_t crash_frame_at(const char *p, const char **func, bool *guess);
 size_t crash_func_after(const char *p, const char **func);
 bool crash_rip_at(const char *text, const char **func, size_t *n);
+bool crash_is_i386(const char *text);
 bool crash_is_call_trace(const char *text);
 bool crash_is_stack_start(const char *text);
 bool crash_has_needle(const char *text, const char *needles);
 bool crash_is_end_marker(const char *text);
 bool crash_die_kind(const char *text, char *kind, size_t size);
-const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX]);
+const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX], bool *stamped);
 
 #endif

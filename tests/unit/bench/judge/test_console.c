@@ -373,7 +373,8 @@ static void test_crash_windows(void **state)
 
 	(void)state;
 	/* Before the first begin: the boot's, no test's. */
-	r = scan("WARNING: CPU: 0 PID: 0 at kernel/a.c:1 early_thing+0x1/0x2\n" HEAD
+	r = scan("WARNING: CPU: 0 PID: 0 at kernel/a.c:1 early_thing+0x1/0x2\n"
+		 "EIP: early_thing+0x1/0x2\n" HEAD
 		 "# fpubench: begin 1 a\nok 1 a\n");
 	assert_string_equal(r->crash, "WARNING in early_thing");
 	assert_test(&r->tests[0], 1, "a", VERDICT_PASS, NULL, NULL);
@@ -382,6 +383,7 @@ static void test_crash_windows(void **state)
 	/* After the result, before the next begin: the child's exit is still its test. */
 	r = scan(HEAD "# fpubench: begin 1 a\nok 1 a\n"
 		 "[    0.5] WARNING: CPU: 0 PID: 30 at arch/x86/kernel/fpu/core.c:400 fpu__drop+0x3/0x40\n"
+		 "[    0.5] EIP: fpu__drop+0x3/0x40\n"
 		 "# fpubench: duration_ms 3\n# fpubench: begin 2 b\nok 2 b\n# fpubench: done\n"
 		 "[    0.9] WARNING: CPU: 0 PID: 1 at kernel/reboot.c:1 late+0x1/0x2\n");
 	assert_test(&r->tests[0], 1, "a", VERDICT_CRASH, NULL, "WARNING in fpu__drop");
@@ -398,7 +400,7 @@ static void test_panic_after_an_earlier_test_warned(void **state)
 
 	(void)state;
 	r = scan(HEAD "# fpubench: begin 1 a\n"
-		 "WARNING: CPU: 0 PID: 30 at kernel/a.c:1 f+0x1/0x2\nok 1 a\n"
+		 "WARNING: CPU: 0 PID: 30 at kernel/a.c:1 f+0x1/0x2\nEIP: f+0x1/0x2\nok 1 a\n"
 		 "# fpubench: begin 2 b\nKernel panic - not syncing: Attempted to kill init!\n");
 	assert_string_equal(r->crash, "WARNING in f");
 	assert_test(&r->tests[0], 1, "a", VERDICT_CRASH, NULL, "WARNING in f");
@@ -683,6 +685,11 @@ static void test_title_bug_lines(void **state)
 	assert_title("BUG: sleeping function called from invalid context at kernel/sched/core.c:9870\n",
 		     "BUG: sleeping function called from invalid context in corrupted");
 	assert_title("BUG: soft lockup - CPU#0 stuck for 22s! [fpu_seed:31]\n", "BUG: soft lockup in corrupted");
+	/* A bad page is named after who allocated it, as page_owner tells. */
+	assert_title("BUG: Bad page state in process fpu_fork  pfn:01a3c\n"
+		     "page last allocated via order 0, migratetype Unmovable\n"
+		     " post_alloc_hook+0x1/0x2\n get_page_from_freelist+0x1/0x2\n"
+		     " __alloc_pages+0x1/0x2\n fpu_clone+0x1/0x2\n", "BUG: Bad page state in fpu_clone");
 	assert_title("BUG: Bad page state in process fpu_fork  pfn:01a3c\n", "BUG: Bad page state");
 	assert_title("BUG: : x\n", "BUG: : x");
 }
@@ -690,14 +697,18 @@ static void test_title_bug_lines(void **state)
 static void test_title_warning_and_kernel_bug(void **state)
 {
 	(void)state;
-	assert_title("WARNING: CPU: 0 PID: 1 at kernel/foo.c:12 func+0x1/0x2\n", "WARNING in func");
+	/* The stack names it; with none, syzkaller's "corrupted" (its report 23). */
+	assert_title("WARNING: CPU: 0 PID: 1 at kernel/foo.c:12 func+0x1/0x2\nCall Trace:\n"
+		     " func+0x1/0x2\n caller+0x1/0x2\n", "WARNING in func");
+	assert_title("WARNING: CPU: 0 PID: 1 at kernel/foo.c:12 func+0x1/0x2\n", "WARNING in corrupted");
 	/* The EIP names it, without the compiler's suffix. */
 	assert_title("WARNING: CPU: 0 PID: 31 at arch/x86/kernel/fpu/core.c:140 "
 		     "save_fpregs_to_fpstate.constprop.0+0x4d/0x57\n"
 		     "EIP: save_fpregs_to_fpstate.constprop.0+0x4d/0x57\n",
 		     "WARNING in save_fpregs_to_fpstate");
-	assert_title("WARNING: at kernel/foo.c:12 func+0x1/0x2()\n", "WARNING in func");
-	assert_title("WARNING: CPU: 0 PID: 1 at func+0x1/0x2\n", "WARNING in func");
+	assert_title("WARNING: at kernel/foo.c:12 func+0x1/0x2()\nCall Trace:\n [<c1000000>] func+0x1/0x2\n",
+		     "WARNING in func");
+	assert_title("WARNING: CPU: 0 PID: 1 at func+0x1/0x2\nEIP: func+0x1/0x2\n", "WARNING in func");
 	/* No symbol on the line: the EIP's, else where it was. */
 	assert_title("WARNING: CPU: 0 PID: 1 at kernel/foo.c:12 0xc1000000\nModules linked in:\n"
 		     "EIP: bar+0x1/0x2\n", "WARNING in bar");

@@ -178,6 +178,10 @@ static void test_benign_lines(void **state)
 	/* Only at the start of a line does an unknown BUG:/WARNING:/INFO: count. */
 	assert_first("[ 1.0] usb 1-1: device says INFO: nothing\n", NULL);
 	assert_first("[ 1.0] INFO: something new\n", "INFO: something new");
+	assert_first("[ 1.0] EXT4-fs (loop0): WARNING: CPU: 0 PID: 1 at fs/ext4/a.c:1 f+0x1/0x2\n", NULL);
+	/* The decompressor's line: the log's own boot, and a reboot once the kernel ran. */
+	assert_first("Decompressing Linux... Parsing ELF... done.\nBooting the kernel.\n[ 0.0] Linux version\n", NULL);
+	assert_first("[ 0.0] Linux version\n[ 9.0] a line\nBooting the kernel.\n", "unexpected kernel reboot");
 }
 
 static void test_odd_logs(void **state)
@@ -261,6 +265,11 @@ static void test_frames(void **state)
 	/* The newer WARNING format, without a stack: its own function. */
 	assert_first("WARNING: arch/x86/kernel/fpu/core.c:140 at fpu_sync_fpstate+0x1/0x2, CPU#0: a/1\n",
 		     "WARNING in fpu_sync_fpstate");
+	/* KFENCE says what the access was. */
+	assert_first("BUG: KFENCE: use-after-free read in f+0x1/0x2\n\nUse-after-free read at 0x1 (in kfence-#1):\n"
+		     " f+0x1/0x2\n g+0x1/0x2\n", "KFENCE: use-after-free read in f");
+	/* The newest WARNING format, without the function: the stack's. */
+	assert_first("WARNING: fs/a.c:1 at 0x0, CPU#0: a/1\nRIP: 0010:g+0x1/0x2\n", "WARNING in g");
 	/* The refcount family. */
 	assert_first("WARNING: CPU: 0 PID: 1 at lib/refcount.c:28 refcount_warn_saturate+0x1/0x2\n"
 		     "EIP: refcount_warn_saturate+0x1/0x2\n Call Trace:\n"
