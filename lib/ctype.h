@@ -60,4 +60,10 @@ static inline bool ctype_is_xdigit(char c)
 	return ctype_hex_value(c) >= 0;
 }
 
+/* A hex digit as the kernel prints addresses and git object ids: 0-9, a-f. */
+static inline bool ctype_is_lower_xdigit(char c)
+{
+	return ctype_is_digit(c) || (c >= 'a' && c <= 'f');
+}
+
 #endif

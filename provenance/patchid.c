@@ -119,8 +119,7 @@ static bool starts_with_oid(const char *p, size_t len)
 	if (len < 40)
 		return false;
 	for (size_t i = 0; i < 40; i++)
-		if (!((p[i] >= '0' && p[i] <= '9') || (p[i] >= 'a' && p[i] <= 'f') ||
-		      (p[i] >= 'A' && p[i] <= 'F')))
+		if (!ctype_is_xdigit(p[i]))
 			return false;
 	return true;
 }

@@ -266,11 +266,6 @@ static void strip_offsets(struct strbuf *sb)
 	sb->buf[sb->len] = '\0';
 }
 
-static bool is_lower_xdigit(char c)
-{
-	return ctype_is_digit(c) || (c >= 'a' && c <= 'f');
-}
-
 /* The length of an IPv6 address at p ("2001:db8::1": 8 groups, or fewer around a "::"), else 0. */
 static size_t ipv6_at(const char *p)
 {
@@ -285,7 +280,7 @@ static size_t ipv6_at(const char *p)
 				return 0;	/* a second "::" */
 			gap |= empty;
 			digits = 0;
-		} else if (is_lower_xdigit(p[n]) && digits < 4) {
+		} else if (ctype_is_lower_xdigit(p[n]) && digits < 4) {
 			digits++;
 			hex++;
 		} else {
@@ -325,7 +320,7 @@ static void normalize(struct strbuf *sb, bool nums)
 		}
 		if (r && !ctype_is_alnum(p[-1])) {
 			h = strncmp(p, "0x", 2) == 0 ? 2 : 0;
-			for (n = h; is_lower_xdigit(p[n]); n++)
+			for (n = h; ctype_is_lower_xdigit(p[n]); n++)
 				;
 			if (n - h >= 6) {
 				strbuf_addstr(&out, "ADDR");
