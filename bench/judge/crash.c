@@ -182,7 +182,8 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 	case P_CAPTURE:
 	case P_NAME:
 		if ((q = strstr(text, p->needle))) {
-			if ((n = crash_func_after(q + strlen(p->needle), &func)))
+			q += strlen(p->needle);
+			if ((n = p->kind == P_NAME ? crash_name_after(q, &func) : crash_func_after(q, &func)))
 				frame_add(o, which, func, n, false, p->kind == P_NAME);
 			o->part[which]++;
 		}

@@ -202,6 +202,21 @@ size_t crash_func_after(const char *p, const char **func)
 	return func_at(p);
 }
 
+/* The function named at p: a frame's, or a bare name ("last function: f") the line ends in. */
+size_t crash_name_after(const char *p, const char **func)
+{
+	size_t n = crash_func_after(p, func);
+
+	if (n)
+		return n;
+	while (*p == ' ')
+		p++;
+	*func = p;
+	while (crash_is_ident(p[n]))
+		n++;
+	return n && (p[n] == '\0' || p[n] == ' ') ? n : 0;
+}
+
 /*
  * An instruction pointer line (syzkaller's linuxRipFrame): "RIP: 0010:f+...",
  * "EIP: f+...", "EIP is at f+...", "IP: [<pc>] f+...", "pc : f+...".
@@ -224,6 +239,9 @@ bool crash_rip_at(const char *text, const char **func, size_t *n)
 				if (*d == ':')
 					q = d + 1;
 			}
+			/* A NULL pointer is printed "(null)", padded to an address's width. */
+			while (*q == ' ')
+				q++;
 			if (q[0] == '0' && q[1] == 'x' && ctype_is_xdigit(q[2]))
 				return true;
 			if (strstr(q, "(null)") == q || (*q == '[' && strstr(q, "(null)")))

@@ -26,7 +26,8 @@ const struct format crash_formats[] = {
 	{ "BUG: KASAN:", "^BUG: KASAN: (.*)$", "KASAN: %1", .flags = F_CORRUPTED },
 	/* Older KMSAN reports have a "Call Trace:" line, newer ones the frames at once. */
 	{ "BUG: KMSAN:", "^BUG: KMSAN: ([a-z-]+) in ", "KMSAN: %1 in %F", STACK_TRACE, .parts2 = { FRAMES },
-	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb|_encrypt$|^(crypto|cipher|drbg|rng)_" },
+	  .skip = "alloc_skb|netlink_ack|netlink_rcv_skb|_encrypt$|^(crypto|cipher|drbg|rng)_"
+		  "|^usb_(submit_urb|start_wait_urb|bulk_msg|interrupt_msg|control_msg)$" },
 	{ "BUG: KCSAN:", "^BUG: KCSAN: (.*)$", "KCSAN: %1" },
 	{ "BUG: KFENCE:", "^BUG: KFENCE: (use-after-free|out-of-bounds) (read|write) in ", "KFENCE: %1 %2 in %F",
 	  .parts = { AT(" in "), FRAMES } },

@@ -116,6 +116,7 @@ void crash_rx_ready(void);
 bool crash_is_ident(char c);
 size_t crash_frame_at(const char *p, const char **func, bool *guess);
 size_t crash_func_after(const char *p, const char **func);
+size_t crash_name_after(const char *p, const char **func);
 bool crash_rip_at(const char *text, const char **func, size_t *n);
 bool crash_is_i386(const char *text);
 bool crash_is_call_trace(const char *text);
