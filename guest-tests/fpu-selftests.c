@@ -4,7 +4,7 @@
  * run in the guest.
  *
  * The host builds them from the kernel tree, -m32 -static against glibc,
- * into /selftests (bench/payload.h).  Each runs in a child with its output
+ * into /selftests (bench/build/payload.h).  Each runs in a child with its output
  * on a pipe; its exit status is the subtest, and on failure its last lines
  * are the diagnostics.  They check the instructions' results and flags,
  * and through them that the kernel keeps the x87 state of a process.

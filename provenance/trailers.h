@@ -9,7 +9,7 @@
  * git_message_trailers() is a port of an older git and differs (it stops
  * at "---", joins only space-indented continuations, keeps trailing
  * blanks and CRs, and runs an empty value into the next line), so it
- * cannot give git's Link values; see tests/unit/test_provenance_trailers.c.
+ * cannot give git's Link values; see tests/unit/provenance/test_trailers.c.
  *
  * It then sorts out the trailers it knows and reads history references
  * from the whole message: "commit <sha>" and the bare '<sha> ("subject")'

@@ -2,8 +2,9 @@
 # Checks the layers of the sources (README "How it works"): each folder may
 # include only the folders listed for it, so lib/ stands alone, provenance/
 # stands on lib/ only, and bench/'s stages form no cycle.  bench/ reaches
-# provenance/ through provenance/provenance.h alone.  Prints each offending
-# include as FILE:LINE: and exits 1 when there is one.
+# provenance/ through provenance/provenance.h alone.  Every repository path
+# named in a comment or a document exists (scripts/check-paths.py).  Prints
+# each offence as FILE:LINE: and exits 1 when there is one.
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -56,4 +57,5 @@ for f in lib/*.[ch] provenance/*.[ch] bench/*/*.[ch]; do
 done
 if [ -s "${TMPDIR:-/tmp}/check-layout.$$" ]; then bad=1; fi
 rm -f "${TMPDIR:-/tmp}/check-layout.$$"
+python3 scripts/check-paths.py || bad=1
 exit $bad

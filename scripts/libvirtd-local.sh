@@ -124,7 +124,7 @@ in_namespace() {
 
 # The qemu and storage connection drivers only: the others (network,
 # nodedev, nwfilter, ...) would probe dnsmasq, udev and firewalls and are
-# not needed.  Storage is for the bench's staging (bench/stage.h).
+# not needed.  Storage is for the bench's staging (bench/boot/stage.h).
 link_drivers() {
 	mkdir -p "$dir/drivers"
 	for name in qemu storage; do
@@ -159,7 +159,7 @@ listen_tls = 0
 listen_tcp = 0
 log_outputs = "3:file:$dir/var-log/libvirtd.log"
 EOF
-	# The embedded driver's settings (FINDINGS.md): no virtlogd, qemu as
+	# The embedded driver's settings (embed_qemu_conf): no virtlogd, qemu as
 	# root, no chown, no cgroups, no per-domain namespaces.
 	cat >"$dir/etc/qemu.conf" <<EOF
 # written by $prog

@@ -3,8 +3,7 @@
  * as the kernel community does (syzkaller's Linux conventions: "WARNING in
  * FUNC", "BUG: unable to handle kernel NULL pointer dereference in FUNC",
  * "INFO: task hung in FUNC", "kernel panic: MSG", ...).  The title table
- * and the frames a title skips are data in crash.c; README-console.md
- * lists them.
+ * and the frames a title skips are data: crash_formats[].
  *
  * The scanner is fed one line at a time and keeps bounded state, so a log
  * of any size streams through it: at most CRASH_OPEN reports are open at

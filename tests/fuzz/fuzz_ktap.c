@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for the KTAP line reader on its own: for any bytes,
  * every span stays inside the line, numbers and depth are in range, and
- * each kind fills only its own fields (bench/ktap.h).  The input is copied
+ * each kind fills only its own fields (bench/judge/ktap.h).  The input is copied
  * to a buffer of exactly its length, so ASan catches a read past it.
  */
 #include "judge/ktap.h"

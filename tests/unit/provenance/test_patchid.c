@@ -102,7 +102,7 @@ static const char hundred[] =
 	"72\n73\n74\n75\n76\n77\n78\n79\n80\n81\n82\n83\n84\n85\n86\n87\n88\n89\n90\n91\n92\n93\n94\n"
 	"95\n96\n97\n98\n99\n100\n";
 
-/* The cases FINDINGS.md lists where libgit2 and git part ways, one commit each. */
+/* The cases where libgit2's patch-id and git patch-id --stable were seen to part ways, one commit each. */
 static void build_corner_cases(struct history *h)
 {
 	git_repository *r = h->repo;

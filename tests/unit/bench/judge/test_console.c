@@ -1,6 +1,6 @@
 /*
  * The console scanner: fixtures in tests/fixtures/console (synth-*.log are
- * written by hand from FINDINGS.md and PROTOCOL.md; misbehave-*.log are
+ * written by hand after real oopses and guest-tests/PROTOCOL.md; misbehave-*.log are
  * real consoles of guest-tests/misbehave payloads), inline logs for the
  * edge cases, and the crash title rules one by one.
  */
