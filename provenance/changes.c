@@ -1,13 +1,12 @@
 #include "changes.h"
 
 #include "lib/ctype.h"
+#include "lib/hash.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
 
 struct parser {
 	struct changes *c;
@@ -27,12 +26,11 @@ static bool starts(const char *p, size_t len, const char *prefix)
 
 static uint64_t line_hash(char sign, const char *p, size_t len)
 {
-	uint64_t h = FNV_OFFSET;
+	uint64_t h = hash_byte(HASH_INIT, (unsigned char)sign);
 
-	h = (h ^ (unsigned char)sign) * FNV_PRIME;
 	for (size_t i = 0; i < len; i++)
 		if (!ctype_is_space(p[i]))
-			h = (h ^ (unsigned char)p[i]) * FNV_PRIME;
+			h = hash_byte(h, (unsigned char)p[i]);
 	return h;
 }
 

@@ -5,6 +5,8 @@
 #include "patchid.h"
 #include "subject.h"
 
+#include "lib/hash.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +23,6 @@
 #define CONFIDENCE_SUBJECT 0.6		/* plus CONFIDENCE_SUBJECT_DIFF x similarity */
 #define CONFIDENCE_SUBJECT_DIFF 0.3
 #define CONFIDENCE_FUZZY 0.8		/* times the similarity */
-#define FNV_OFFSET 0xcbf29ce484222325ULL
-#define FNV_PRIME 0x100000001b3ULL
 
 static const char *const method_names[] = {
 	[MATCH_MESSAGE_ID] = "message-id",
@@ -62,15 +62,6 @@ struct map {
 	struct map_entry *slots;
 	size_t nslots, used;
 };
-
-static uint64_t hash_string(const char *s)
-{
-	uint64_t h = FNV_OFFSET;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * FNV_PRIME;
-	return h;
-}
 
 static struct map_entry *map_slot(const struct map *m, const char *key)
 {

@@ -52,7 +52,7 @@ static bool valid_name(const char *s)
 int cpu_setup_parse(struct cpu_setup *out, const char *spec)
 {
 	const char *colon = strchr(spec, ':');
-	char *cpu, *save = NULL, *tok;
+	char *cpu, *copy = NULL, *save = NULL, *tok;
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -63,11 +63,13 @@ int cpu_setup_parse(struct cpu_setup *out, const char *spec)
 		if (*p == ',')
 			*p = ' ';
 		/* The cmdline lands in XML and on the guest's command line: keep it plain. */
-		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f)
+		if ((unsigned char)*p < 0x20 || (unsigned char)*p >= 0x7f) {
 			err = error_set(ERR_USAGE, "cpu setup '%s': bad kernel parameters", spec);
+			goto out;
+		}
 	}
 
-	char *copy = xstrdup(cpu);
+	copy = xstrdup(cpu);
 	tok = strtok_r(copy, ",", &save);
 	/* strtok_r skips empty fields: ",486", "486,,-fxsr" and "486," are not setups. */
 	if (copy[0] == ',' || strstr(cpu, ",,") || (*cpu && cpu[strlen(cpu) - 1] == ',') || !tok ||

@@ -7,6 +7,7 @@
 #include "boot/cpu.h"
 #include "lib/error.h"
 
+#include <stdio.h>
 #include <string.h>
 
 static void test_parse_model_features_and_params(void **state)
@@ -39,6 +40,33 @@ static void test_bad_setups_name_the_spec(void **state)
 		assert_int_equal(cpu_setup_parse(&c, bad[i]), ERR_USAGE);
 		assert_non_null(strstr(error_last(), "cpu setup '"));
 	}
+}
+
+/* error_set() wrapped (test_cpu.wrap): a failure's message is set once, where it happens. */
+static int errors_set;
+
+int __real_error_set(int code, const char *fmt, ...);
+int __wrap_error_set(int code, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	errors_set++;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return __real_error_set(code, "%s", msg);
+}
+
+static void test_a_setup_bad_twice_sets_one_message(void **state)
+{
+	struct cpu_setup c;
+
+	(void)state;
+	errors_set = 0;
+	assert_int_equal(cpu_setup_parse(&c, "486,,-fxsr:a\x01b,\x02"), ERR_USAGE);
+	assert_int_equal(errors_set, 1);
+	assert_string_equal(error_last(), "cpu setup '486,,-fxsr:a\x01b,\x02': bad kernel parameters");
 }
 
 static void test_which_setups_use_fsave(void **state)
@@ -108,6 +136,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_model_features_and_params),
 		cmocka_unit_test(test_bad_setups_name_the_spec),
+		cmocka_unit_test(test_a_setup_bad_twice_sets_one_message),
 		cmocka_unit_test(test_which_setups_use_fsave),
 		cmocka_unit_test(test_default_setups),
 		cmocka_unit_test(test_setup_families),
