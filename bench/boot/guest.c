@@ -3,6 +3,7 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/notice.h"
 #include "lib/str.h"
 #include "lib/xmlw.h"
 #include "stage.h"
@@ -231,7 +232,7 @@ static void kill_stale_qemu(const char *dir, const char *file)
 	pid_t pid = state_pid_read(dir, name);
 
 	if (pid && is_qemu_of(pid, name)) {
-		fprintf(stderr, "fpubench: killing qemu %d of domain '%s' left by an earlier run\n",
+		notice("killing qemu %d of domain '%s' left by an earlier run",
 			(int)pid, name);
 		kill(pid, SIGKILL);
 	}

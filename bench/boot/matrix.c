@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "guest.h"
+#include "lib/notice.h"
 #include "lib/progress.h"
 #include "lib/strbuf.h"
 
@@ -357,7 +358,7 @@ static void host_lose(struct runner *r, size_t host)
 {
 	pthread_mutex_lock(&r->lock);
 	if (!r->host_lost[host])
-		fprintf(stderr, "fpubench: lost the connection to '%s'; %s\n",
+		notice("lost the connection to '%s'; %s",
 			r->opts->hosts[host].uri,
 			r->opts->nhosts > 1 ? "the other hosts take its cells" : "stopping");
 	r->host_lost[host] = true;

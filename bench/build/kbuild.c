@@ -6,6 +6,7 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/notice.h"
 #include "lib/progress.h"
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
@@ -34,7 +35,7 @@ void kernel_print_log_tail(const char *log)
 	for (start = text.len; start > 0; start--)
 		if (text.buf[start - 1] == '\n' && ++lines > BUILD_LOG_TAIL_LINES)
 			break;
-	fprintf(stderr, "--- last lines of %s\n%s--- end of %s\n", log, text.buf + start, log);
+	notice("last lines of %s\n%s--- end of %s", log, text.buf + start, log);
 	strbuf_release(&text);
 }
 
@@ -72,7 +73,7 @@ static void build_warn(const struct kernel_build *b)
 	FILE *log = b->rebuilt && b->warnings.n ? fopen(b->log, "a") : NULL;
 
 	for (size_t i = 0; i < b->warnings.n; i++) {
-		fprintf(stderr, "fpubench: warning: %s\n", b->warnings.v[i]);
+		notice("warning: %s", b->warnings.v[i]);
 		if (log)
 			fprintf(log, "fpubench: warning: %s\n", b->warnings.v[i]);
 	}
@@ -317,7 +318,7 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 	}
 
 	b->rebuilt = true;
-	fprintf(stderr, "fpubench: building variant '%s' of Linux %s (commit %.12s) in %s\n", variant,
+	notice("building variant '%s' of Linux %s (commit %.12s) in %s", variant,
 		b->version, *b->commit ? b->commit : "none", b->dir);
 	if (!file_exists(b->dir)) {
 		char *parent = xasprintf("%s/build/%s", t->cache, t->key);

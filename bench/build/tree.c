@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/gitutil.h"
+#include "lib/notice.h"
 #include "lib/progress.h"
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
@@ -54,7 +55,7 @@ static int cache_lock(struct kernel_tree *t)
 	if (flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0) {
 		char *holder = lock_holder(t->lock_fd);
 
-		fprintf(stderr, "fpubench: waiting for the cache lock on '%s'%s\n", path, holder);
+		notice("waiting for the cache lock on '%s'%s", path, holder);
 		free(holder);
 		if (flock(t->lock_fd, LOCK_EX) < 0) {
 			err = errno == EINTR
@@ -258,7 +259,7 @@ static int tree_create(struct kernel_tree *t, const char *tarball)
 	git_oid base;
 	int err;
 
-	fprintf(stderr, "fpubench: extracting %s into %s\n", tarball, t->path);
+	notice("extracting %s into %s", tarball, t->path);
 	unlink(log);
 	if ((err = spawn_run(rm_argv, NULL, NULL, NULL)) != 0 ||
 	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
@@ -380,7 +381,7 @@ static void tree_forget_index_lock(const struct kernel_tree *t)
 	char *lock = xasprintf("%s/.git/index.lock", t->path);
 
 	if (unlink(lock) == 0)
-		fprintf(stderr, "fpubench: removed '%s', which a killed fpubench left\n", lock);
+		notice("removed '%s', which a killed fpubench left", lock);
 	free(lock);
 }
 
@@ -577,7 +578,7 @@ static int cache_migrate(struct kernel_tree *t)
 	if (!file_exists(old))
 		goto out;
 	if (tree_verify(&o) < 0 || kernel_tree_version(&o, &o.base, &version) < 0) {
-		fprintf(stderr, "fpubench: removing '%s', a damaged tree of the old cache layout: %s\n",
+		notice("removing '%s', a damaged tree of the old cache layout: %s",
 			old, error_last());
 		error_clear();
 		err = tree_discard(&o);
@@ -587,14 +588,14 @@ static int cache_migrate(struct kernel_tree *t)
 	char *path = xasprintf("%s/%s", trees, key);
 
 	if (file_exists(path)) {
-		fprintf(stderr, "fpubench: removing '%s': '%s' holds Linux %s already\n", old, path, version);
+		notice("removing '%s': '%s' holds Linux %s already", old, path, version);
 		err = tree_discard(&o);
 	} else if ((err = cache_migrate_builds(t->cache, old, key)) == 0 &&
 		   (err = dir_create_mode(trees, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) == 0) {
 		if (rename(old, path) < 0)
 			err = error_set_errno(ERR_CACHE, "cannot move '%s' to '%s'", old, path);
 		else
-			fprintf(stderr, "fpubench: moved '%s' (Linux %s) to '%s'\n", old, version, path);
+			notice("moved '%s' (Linux %s) to '%s'", old, version, path);
 	}
 	free(key);
 	free(trees);
@@ -646,7 +647,7 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
 		}
 		damage = xstrdup(error_last());
 		/* A damaged tree, half extracted or half deleted, is never used: it is extracted again. */
-		fprintf(stderr, "fpubench: %s; extracting it again\n", damage);
+		notice("%s; extracting it again", damage);
 		if ((err = tree_discard(t)) < 0)
 			goto out;
 	}
