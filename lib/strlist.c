@@ -14,12 +14,22 @@ void strlist_push(struct strlist *l, char *s)
 	l->v[l->n++] = s;
 }
 
-bool strlist_contains(const struct strlist *l, const char *s)
+bool strv_contains(const char *const *v, size_t n, const char *s)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(v[i], s) == 0)
 			return true;
 	return false;
+}
+
+bool strv_selects(const char *const *v, size_t n, const char *s)
+{
+	return n == 0 || strv_contains(v, n, s);
+}
+
+bool strlist_contains(const struct strlist *l, const char *s)
+{
+	return strv_contains((const char *const *)l->v, l->n, s);
 }
 
 void strlist_push_unique(struct strlist *l, const char *s)

@@ -27,6 +27,12 @@ void strlist_push_unique(struct strlist *l, const char *s);
 
 bool strlist_contains(const struct strlist *l, const char *s);
 
+/* Whether s is one of the n strings of v. */
+bool strv_contains(const char *const *v, size_t n, const char *s);
+
+/* Whether a choice of n names selects s: it is one of them, or none was chosen (all are). */
+bool strv_selects(const char *const *v, size_t n, const char *s);
+
 void strlist_release(struct strlist *l);
 
 #endif

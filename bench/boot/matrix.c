@@ -7,6 +7,7 @@
 #include "lib/notice.h"
 #include "lib/progress.h"
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -306,16 +307,9 @@ static bool cell_selected(const struct matrix_options *o, const struct matrix_ce
 {
 	bool is_test = false;
 
-	if (!o->ntests)
-		return true;
 	for (size_t i = 0; r && i < r->ntests && !is_test; i++)
 		is_test = strcmp(r->tests[i].name, c->test) == 0;
-	if (!is_test)
-		return true;
-	for (size_t i = 0; i < o->ntests; i++)
-		if (strcmp(o->tests[i], c->test) == 0)
-			return true;
-	return false;
+	return !is_test || strv_selects(o->tests, o->ntests, c->test);
 }
 
 /* Whether every chosen test has its cell: a boot to resume after a crash would run none. */

@@ -6,6 +6,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 #include "record/results.h"
 #include "run/record.h"
 
@@ -285,12 +286,7 @@ out:
 
 bool cmd_test_selected(const struct options *o, const char *test)
 {
-	if (!o->tests.n)
-		return true;
-	for (size_t i = 0; i < o->tests.n; i++)
-		if (strcmp(o->tests.v[i], test) == 0)
-			return true;
-	return false;
+	return strv_selects(o->tests.v, o->tests.n, test);
 }
 
 static int exit_status_for(const struct options *o, const struct matrix *m)

@@ -174,14 +174,6 @@ void optlist_push(struct optlist *l, const char *s)
 	l->v[l->n++] = s;
 }
 
-bool optlist_contains(const struct optlist *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->v[i], s) == 0)
-			return true;
-	return false;
-}
-
 int options_parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;

@@ -114,7 +114,6 @@ int options_parse_long(const char *s, long min, long max, long *out);
 
 void optlist_push(struct optlist *l, const char *s);
 
-bool optlist_contains(const struct optlist *l, const char *s);
 
 void options_release(struct options *o);
 

@@ -6,6 +6,7 @@
 #include "build/payload.h"
 #include "provenance/provenance.h"
 #include "lib/strbuf.h"
+#include "lib/strlist.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -202,15 +203,6 @@ int session_create_run_dir(struct session *s)
 	return dir_create(s->run_dir, ERR_GENERIC);
 }
 
-/* Whether the boots run the test: all do, unless the tests are chosen. */
-static bool session_runs_test(const struct session *s, const char *test)
-{
-	for (size_t i = 0; i < s->cfg.ntests; i++)
-		if (strcmp(s->cfg.tests[i], test) == 0)
-			return true;
-	return s->cfg.ntests == 0;
-}
-
 /*
  * One initramfs per kernel: init, the selftests and the module built for
  * it.  The module takes 2.3 s to build for each new kernel, which a
@@ -228,7 +220,7 @@ static int build_payload(struct session *s, size_t k)
 	}
 	if (!s->selftests && (err = payload_build_selftests(s->tree, &s->selftests)) < 0)
 		goto out;
-	if (session_runs_test(s, PAYLOAD_KMOD_TEST) &&
+	if (strv_selects(s->cfg.tests, s->cfg.ntests, PAYLOAD_KMOD_TEST) &&
 	    (err = payload_build_kmod(s->builds[k], s->cfg.kmod_src, &ko)) < 0)
 		goto out;
 	s->initrds[k] = xasprintf("%s/initramfs-%s.cpio", s->run_dir, s->kernels[k].variant);

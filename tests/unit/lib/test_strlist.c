@@ -25,10 +25,23 @@ static void test_push_unique_and_release(void **state)
 	strlist_release(&l);
 }
 
+static void test_a_choice_selects_its_names_and_none_selects_all(void **state)
+{
+	static const char *const chosen[] = { "fpu_seed", "fpu_load" };
+
+	(void)state;
+	assert_true(strv_selects(chosen, 2, "fpu_load"));
+	assert_false(strv_selects(chosen, 2, "fpu_frame"));
+	assert_false(strv_selects(chosen, 2, "fpu_"));
+	assert_true(strv_selects(NULL, 0, "fpu_frame"));
+	assert_false(strv_contains(NULL, 0, "fpu_frame"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_push_unique_and_release),
+		cmocka_unit_test(test_a_choice_selects_its_names_and_none_selects_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
