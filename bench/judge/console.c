@@ -411,16 +411,3 @@ void console_report_free(struct console_report *r)
 	free(r->crash);
 	free(r);
 }
-
-int console_crash_title(const char *buf, size_t len, char **title)
-{
-	struct console_report *r;
-	int err = console_scan(buf, len, &r);
-
-	if (err < 0)
-		return err;
-	*title = r->crash;
-	r->crash = NULL;
-	console_report_free(r);
-	return 0;
-}

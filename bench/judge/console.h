@@ -86,10 +86,4 @@ int console_scan(const char *buf, size_t len, struct console_report **out);
 
 void console_report_free(struct console_report *r);
 
-/*
- * The title of the first crash report in `len` bytes of console text, or
- * NULL in *title when there is none; the caller frees it.  0 or negative.
- */
-int console_crash_title(const char *buf, size_t len, char **title);
-
 #endif

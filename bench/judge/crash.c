@@ -47,7 +47,6 @@ struct crash_scanner {
 	struct open_report open[CRASH_OPEN];
 	struct crash *reports;
 	size_t nreports, alloc;
-	size_t dropped;
 	bool finished;
 	bool i386;		/* the log is a 32-bit x86 kernel's: its frames are all guesses */
 	bool booted;		/* a kernel's timestamped line was seen */
@@ -643,10 +642,8 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		o->complete = true;	/* the next report ends it */
 		report_close(s, o, false);
 	}
-	if (s->nreports == CRASH_MAX_REPORTS) {
-		s->dropped++;
+	if (s->nreports == CRASH_MAX_REPORTS)
 		return -1;
-	}
 	if (f == &crash_die_format)
 		report_begin(s, f, NULL, text, at, m, ctx, kind);
 	else
@@ -686,7 +683,3 @@ const struct crash *crash_scanner_report(const struct crash_scanner *s, size_t i
 	return i < s->nreports ? &s->reports[i] : NULL;
 }
 
-size_t crash_scanner_dropped(const struct crash_scanner *s)
-{
-	return s->dropped;
-}

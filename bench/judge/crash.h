@@ -73,9 +73,6 @@ void crash_scanner_finish(struct crash_scanner *s);
 size_t crash_scanner_count(const struct crash_scanner *s);
 const struct crash *crash_scanner_report(const struct crash_scanner *s, size_t i);
 
-/* Reports begun past CRASH_MAX_REPORTS. */
-size_t crash_scanner_dropped(const struct crash_scanner *s);
-
 void crash_scanner_free(struct crash_scanner *s);
 
 #endif

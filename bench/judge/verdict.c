@@ -29,11 +29,6 @@ int verdict_parse(const char *name, enum verdict *out)
 	return -1;
 }
 
-enum verdict verdict_worst(enum verdict a, enum verdict b)
-{
-	return a > b ? a : b;
-}
-
 bool verdict_meets(enum verdict observed, enum verdict expected)
 {
 	return observed == expected ||

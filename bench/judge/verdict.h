@@ -28,8 +28,6 @@ const char *verdict_name(enum verdict v);
 /* 0 and *out set, or -1 for an unknown name. */
 int verdict_parse(const char *name, enum verdict *out);
 
-/* The more severe of the two. */
-enum verdict verdict_worst(enum verdict a, enum verdict b);
 
 /*
  * Whether an observed verdict meets an expectation.  A skip meets a pass

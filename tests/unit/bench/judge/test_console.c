@@ -597,15 +597,15 @@ static void test_overlong_and_odd_buffers(void **state)
 
 static void assert_title(const char *report, const char *want)
 {
-	char *title = (char *)"unset";
+	struct console_report *r;
 	char *copy = xstrdup(report);
 
-	assert_int_equal(console_crash_title(copy, strlen(copy), &title), 0);
+	assert_int_equal(console_scan(copy, strlen(copy), &r), 0);
 	if (want)
-		assert_string_equal(title, want);
+		assert_string_equal(r->crash, want);
 	else
-		assert_null(title);
-	free(title);
+		assert_null(r->crash);
+	console_report_free(r);
 	free(copy);
 }
 
