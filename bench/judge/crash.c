@@ -682,4 +682,3 @@ const struct crash *crash_scanner_report(const struct crash_scanner *s, size_t i
 {
 	return i < s->nreports ? &s->reports[i] : NULL;
 }
-
