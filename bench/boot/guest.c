@@ -703,7 +703,8 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 	int err = 0;
 
 	memset(out, 0, sizeof(*out));
-	guest_domain_xml(spec, &xml);
+	if ((err = guest_domain_xml(spec, &xml)) < 0)
+		return err;
 
 	/* Listen before starting: a guest can stop before virDomainCreateXML returns. */
 	pthread_mutex_lock(&gc->lock);

@@ -16,6 +16,7 @@
 #include "lib/fileutil.h"
 #include "boot/guest.h"
 #include "lib/strbuf.h"
+#include "lib/xmlw.h"
 
 #include <signal.h>
 #include <stdbool.h>
@@ -35,6 +36,19 @@ virConnectPtr __wrap_virConnectOpen(const char *name)
 	if (strncmp(name, "qemu:///embed", 13) == 0)
 		return NULL;
 	return __real_virConnectOpen(name);
+}
+
+/* xmlw_finish() wrapped too: a writer that fails when the test says so. */
+static bool xml_fails;
+int __real_xmlw_finish(struct xmlw *x, const char *what, char **out);
+int __wrap_xmlw_finish(struct xmlw *x, const char *what, char **out);
+
+int __wrap_xmlw_finish(struct xmlw *x, const char *what, char **out)
+{
+	if (!xml_fails)
+		return __real_xmlw_finish(x, what, out);
+	x->failed = true;
+	return __real_xmlw_finish(x, what, out);
 }
 
 static struct guest_spec spec_for(const struct cpu_setup *cpu, const char *name)
@@ -121,6 +135,25 @@ static void test_xml_escapes_names(void **state)
 	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
 	assert_non_null(strstr(xml, "<name>fpubench-&lt;x&gt;'</name>"));
 	free(xml);
+	cpu_setup_release(&cpu);
+}
+
+/* A domain whose XML cannot be written is not started, and says why (not libvirt's word on an empty XML). */
+static void test_run_refuses_a_domain_it_cannot_describe(void **state)
+{
+	struct guest_conn *gc;
+	struct cpu_setup cpu;
+	struct guest_outcome outcome;
+
+	(void)state;
+	assert_int_equal(cpu_setup_parse(&cpu, "pentium2,-fxsr"), 0);
+	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+	struct guest_spec spec = spec_for(&cpu, "fpubench-unit-badxml");
+	xml_fails = true;
+	assert_int_equal(guest_run(gc, &spec, 0.3, &outcome), ERR_GENERIC);
+	xml_fails = false;
+	assert_string_equal(error_last(), "cannot write the XML of the domain");
+	guest_conn_free(gc);
 	cpu_setup_release(&cpu);
 }
 
@@ -358,6 +391,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_xml_has_the_domain_we_need),
 		cmocka_unit_test(test_xml_has_no_network_and_no_host_files),
 		cmocka_unit_test(test_xml_escapes_names),
+		cmocka_unit_test(test_run_refuses_a_domain_it_cannot_describe),
 		cmocka_unit_test(test_run_times_out_and_destroys),
 		cmocka_unit_test(test_stale_state_is_scrubbed),
 		cmocka_unit_test(test_cpu_models_are_checked),
