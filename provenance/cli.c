@@ -19,12 +19,12 @@
 #define SHORT_SHA 12
 
 static const char *const history_phrases[] = {
-	[HISTORY_FIXES] = "fixes",
-	[HISTORY_UPSTREAM] = "backport of",
-	[HISTORY_CHERRY_PICK] = "cherry-picked from",
-	[HISTORY_REVERT] = "reverts",
-	[HISTORY_INTRODUCED_BY] = "introduced by",
-	[HISTORY_MENTION] = "mentions",
+	[TRAILERS_REF_FIXES] = "fixes",
+	[TRAILERS_REF_UPSTREAM] = "backport of",
+	[TRAILERS_REF_CHERRY_PICK] = "cherry-picked from",
+	[TRAILERS_REF_REVERT] = "reverts",
+	[TRAILERS_REF_INTRODUCED_BY] = "introduced by",
+	[TRAILERS_REF_MENTION] = "mentions",
 };
 
 /* A list of strings, each a string or null. */
@@ -55,14 +55,14 @@ static struct json_object *json_oid(const git_oid *id)
 	return git_oid_is_zero(id) ? NULL : jsonw_string(git_oid_tostr(hex, sizeof(hex), id));
 }
 
-static struct json_object *json_refs(const struct history_ref *refs, size_t n)
+static struct json_object *json_refs(const struct trailers_ref *refs, size_t n)
 {
 	struct json_object *a = json_object_new_array();
 
 	for (size_t i = 0; i < n; i++) {
 		struct json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "kind", jsonw_string(history_kind_name(refs[i].kind)));
+		json_object_object_add(o, "kind", jsonw_string(trailers_ref_kind_name(refs[i].kind)));
 		json_object_object_add(o, "sha", jsonw_string(refs[i].sha));
 		json_object_object_add(o, "subject", jsonw_string(refs[i].subject));
 		json_object_array_add(a, o);
@@ -192,7 +192,7 @@ static void json_match(struct json_object *o, const struct match_result *r,
 	json_object_object_add(o, "link_quality", quality);
 }
 
-static void print_refs(const struct history_ref *refs, size_t n, const char *label)
+static void print_refs(const struct trailers_ref *refs, size_t n, const char *label)
 {
 	for (size_t i = 0; i < n; i++) {
 		printf("  %-14s %s %.*s", i ? "" : label, history_phrases[refs[i].kind], SHORT_SHA,

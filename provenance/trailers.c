@@ -26,15 +26,15 @@ static const char *const git_generated_prefixes[] = {
 };
 
 static const char *const history_names[] = {
-	[HISTORY_FIXES] = "fixes",
-	[HISTORY_UPSTREAM] = "upstream",
-	[HISTORY_CHERRY_PICK] = "cherry-pick",
-	[HISTORY_REVERT] = "revert",
-	[HISTORY_INTRODUCED_BY] = "introduced-by",
-	[HISTORY_MENTION] = "mention",
+	[TRAILERS_REF_FIXES] = "fixes",
+	[TRAILERS_REF_UPSTREAM] = "upstream",
+	[TRAILERS_REF_CHERRY_PICK] = "cherry-pick",
+	[TRAILERS_REF_REVERT] = "revert",
+	[TRAILERS_REF_INTRODUCED_BY] = "introduced-by",
+	[TRAILERS_REF_MENTION] = "mention",
 };
 
-const char *history_kind_name(enum history_kind kind)
+const char *trailers_ref_kind_name(enum trailers_ref_kind kind)
 {
 	return history_names[kind];
 }
@@ -288,7 +288,7 @@ static bool context_has(const char *from, const char *to, const char *word)
 }
 
 /* What the words of its sentence say a reference starting at `ref` is. */
-static enum history_kind classify(const char *msg, const char *ref, const char *after_sha)
+static enum trailers_ref_kind classify(const char *msg, const char *ref, const char *after_sha)
 {
 	static const char *const introduced[] = { "introduc", "caused by", "broken by", "broke ",
 						  "regress" };
@@ -302,19 +302,19 @@ static enum history_kind classify(const char *msg, const char *ref, const char *
 		}
 	}
 	if (context_has(from, ref, "cherry picked from"))
-		return HISTORY_CHERRY_PICK;
+		return TRAILERS_REF_CHERRY_PICK;
 	if (context_has(from, ref, "revert"))
-		return HISTORY_REVERT;
+		return TRAILERS_REF_REVERT;
 	if (strncasecmp(skip_blanks(after_sha), "upstream", 8) == 0 ||
 	    context_has(from, ref, "upstream"))
-		return HISTORY_UPSTREAM;
+		return TRAILERS_REF_UPSTREAM;
 	for (size_t i = 0; i < sizeof(introduced) / sizeof(*introduced); i++)
 		if (context_has(from, ref, introduced[i]))
-			return HISTORY_INTRODUCED_BY;
-	return HISTORY_MENTION;
+			return TRAILERS_REF_INTRODUCED_BY;
+	return TRAILERS_REF_MENTION;
 }
 
-static bool same_sha(const struct history_ref *r, const char *sha, size_t len)
+static bool same_sha(const struct trailers_ref *r, const char *sha, size_t len)
 {
 	return strlen(r->sha) == len && strncasecmp(r->sha, sha, len) == 0;
 }
@@ -330,7 +330,7 @@ static bool is_known_sha(const struct trailers *t, const char *sha, size_t len)
 	return false;
 }
 
-static void add_history(struct trailers *t, enum history_kind kind, const char *sha, size_t len,
+static void add_history(struct trailers *t, enum trailers_ref_kind kind, const char *sha, size_t len,
 			char *subject)
 {
 	for (size_t i = 0; i < t->nhistory; i++) {
@@ -340,7 +340,7 @@ static void add_history(struct trailers *t, enum history_kind kind, const char *
 		}
 	}
 	t->history = xrealloc(t->history, (t->nhistory + 1) * sizeof(*t->history));
-	t->history[t->nhistory++] = (struct history_ref){ kind, xstrndup(sha, len), subject };
+	t->history[t->nhistory++] = (struct trailers_ref){ kind, xstrndup(sha, len), subject };
 }
 
 /*
@@ -380,7 +380,7 @@ static void add_fixes(struct trailers *t, const char *value)
 	if (!len)
 		return;
 	t->fixes = xrealloc(t->fixes, (t->nfixes + 1) * sizeof(*t->fixes));
-	t->fixes[t->nfixes++] = (struct history_ref){ HISTORY_FIXES, xstrndup(value, len),
+	t->fixes[t->nfixes++] = (struct trailers_ref){ TRAILERS_REF_FIXES, xstrndup(value, len),
 						      subject_after(value + len) };
 }
 
@@ -427,7 +427,7 @@ struct trailers *trailers_parse(const char *message)
 	return t;
 }
 
-static void release_refs(struct history_ref *refs, size_t n)
+static void release_refs(struct trailers_ref *refs, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		free(refs[i].sha);

@@ -32,17 +32,17 @@ struct trailer {
 	char *value;		/* trimmed; continuation lines keep their "\n" */
 };
 
-enum history_kind {
-	HISTORY_FIXES,		/* a Fixes: trailer */
-	HISTORY_UPSTREAM,	/* a stable backport of this upstream commit */
-	HISTORY_CHERRY_PICK,
-	HISTORY_REVERT,
-	HISTORY_INTRODUCED_BY,	/* the commit that brought the bug in */
-	HISTORY_MENTION,	/* any other "commit <sha>" */
+enum trailers_ref_kind {
+	TRAILERS_REF_FIXES,		/* a Fixes: trailer */
+	TRAILERS_REF_UPSTREAM,		/* a stable backport of this upstream commit */
+	TRAILERS_REF_CHERRY_PICK,
+	TRAILERS_REF_REVERT,
+	TRAILERS_REF_INTRODUCED_BY,	/* the commit that brought the bug in */
+	TRAILERS_REF_MENTION,		/* any other "commit <sha>" */
 };
 
-struct history_ref {
-	enum history_kind kind;
+struct trailers_ref {
+	enum trailers_ref_kind kind;
 	char *sha;		/* 7 to 40 hex digits, as written */
 	char *subject;		/* NULL when none is given */
 };
@@ -57,9 +57,9 @@ struct trailers {
 	struct strlist reported_by;
 	struct strlist change_ids;
 	struct strlist signed_off_by;	/* the chain, in order */
-	struct history_ref *fixes;
+	struct trailers_ref *fixes;
 	size_t nfixes;
-	struct history_ref *history;	/* from the body, in order, no repeats */
+	struct trailers_ref *history;	/* from the body, in order, no repeats */
 	size_t nhistory;
 };
 
@@ -69,6 +69,6 @@ struct trailers *trailers_parse(const char *message);
 void trailers_free(struct trailers *t);
 
 /* "fixes", "upstream", "cherry-pick", "revert", "introduced-by", "mention". */
-const char *history_kind_name(enum history_kind kind);
+const char *trailers_ref_kind_name(enum trailers_ref_kind kind);
 
 #endif

@@ -149,12 +149,12 @@ static void test_the_seed_names_the_commit_that_broke_it(void **state)
 
 	(void)state;
 	assert_int_equal(t->nhistory, 1);
-	assert_int_equal(t->history[0].kind, HISTORY_INTRODUCED_BY);
+	assert_int_equal(t->history[0].kind, TRAILERS_REF_INTRODUCED_BY);
 	assert_string_equal(t->history[0].sha, "58a992b9cbaf449aeebd3575c3695a9eb5d95b5e");
 	assert_string_equal(t->history[0].subject, "x86-32, fpu: Rewrite fpu_save_init()");
 	assert_string_equal(t->message_ids.v[0],
 			    "1302106003-366952-1-git-send-email-hans.rosenfeld@amd.com");
-	assert_string_equal(history_kind_name(t->history[0].kind), "introduced-by");
+	assert_string_equal(trailers_ref_kind_name(t->history[0].kind), "introduced-by");
 	trailers_free(t);
 }
 
@@ -174,17 +174,17 @@ static void test_history_in_the_body(void **state)
 
 	(void)state;
 	assert_int_equal(t->nhistory, 6);
-	assert_int_equal(t->history[0].kind, HISTORY_UPSTREAM);
+	assert_int_equal(t->history[0].kind, TRAILERS_REF_UPSTREAM);
 	assert_string_equal(t->history[0].sha, "0123456789abcdef0123456789abcdef01234567");
-	assert_int_equal(t->history[1].kind, HISTORY_UPSTREAM);
-	assert_int_equal(t->history[2].kind, HISTORY_REVERT);
+	assert_int_equal(t->history[1].kind, TRAILERS_REF_UPSTREAM);
+	assert_int_equal(t->history[2].kind, TRAILERS_REF_REVERT);
 	assert_string_equal(t->history[2].sha, "2222222abc");
-	assert_int_equal(t->history[3].kind, HISTORY_MENTION);
+	assert_int_equal(t->history[3].kind, TRAILERS_REF_MENTION);
 	assert_string_equal(t->history[3].subject, "x86: Do a thing well");
-	assert_int_equal(t->history[4].kind, HISTORY_CHERRY_PICK);
+	assert_int_equal(t->history[4].kind, TRAILERS_REF_CHERRY_PICK);
 	assert_null(t->history[4].subject);
 	/* The bare "<sha> (\"subject\")" form comes from a second pass, after the others. */
-	assert_int_equal(t->history[5].kind, HISTORY_MENTION);
+	assert_int_equal(t->history[5].kind, TRAILERS_REF_MENTION);
 	assert_string_equal(t->history[5].sha, "6666666666ab");
 	assert_string_equal(t->history[5].subject, "x86: Undo");
 	trailers_free(t);
