@@ -18,24 +18,41 @@ const char *const cpu_default_setups[] = {
 const size_t cpu_default_setups_count =
 	sizeof(cpu_default_setups) / sizeof(cpu_default_setups[0]);
 
-/* libvirt's x86 models that predate FXSR (the Pentium II brought it). */
-static const char *const models_without_fxsr[] = { "486", "pentium" };
-
-/* libvirt's 32-bit models by CPUID family, as QEMU defines them. */
-static const struct {
-	const char *model;
+/*
+ * libvirt's 32-bit x86 models as QEMU defines them: the CPUID family, and
+ * whether the model has FXSR (the Pentium II brought it; QEMU's Pentium Pro
+ * has it too).  A model not here is taken to have FXSR and any family.
+ */
+static const struct cpu_model {
+	const char *name;
 	int family;
-} model_families[] = {
-	{ "486", 4 }, { "pentium", 5 }, { "pentiumpro", 6 }, { "pentium2", 6 }, { "pentium3", 6 },
-	{ "qemu32", 6 }, { "kvm32", 6 }, { "coreduo", 6 }, { "n270", 6 }, { "athlon", 6 },
+	bool fxsr;
+} cpu_models[] = {
+	{ "486", 4, false },
+	{ "pentium", 5, false },
+	{ "pentiumpro", 6, true },
+	{ "pentium2", 6, true },
+	{ "pentium3", 6, true },
+	{ "qemu32", 6, true },
+	{ "kvm32", 6, true },
+	{ "coreduo", 6, true },
+	{ "n270", 6, true },
+	{ "athlon", 6, true },
 };
+
+static const struct cpu_model *cpu_model_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cpu_models) / sizeof(cpu_models[0]); i++)
+		if (strcmp(name, cpu_models[i].name) == 0)
+			return &cpu_models[i];
+	return NULL;
+}
 
 int cpu_setup_family(const struct cpu_setup *c)
 {
-	for (size_t i = 0; i < sizeof(model_families) / sizeof(model_families[0]); i++)
-		if (strcmp(c->model, model_families[i].model) == 0)
-			return model_families[i].family;
-	return 0;
+	const struct cpu_model *m = cpu_model_find(c->model);
+
+	return m ? m->family : 0;
 }
 
 static bool valid_name(const char *s)
@@ -123,11 +140,9 @@ static bool cmdline_has(const char *cmdline, const char *word)
 
 bool cpu_setup_uses_fsave(const struct cpu_setup *c)
 {
-	bool fxsr = true;
+	const struct cpu_model *m = cpu_model_find(c->model);
+	bool fxsr = !m || m->fxsr;
 
-	for (size_t i = 0; i < sizeof(models_without_fxsr) / sizeof(models_without_fxsr[0]); i++)
-		if (strcmp(c->model, models_without_fxsr[i]) == 0)
-			fxsr = false;
 	for (size_t i = 0; i < c->nfeatures; i++)
 		if (strcmp(c->features[i].name, "fxsr") == 0)
 			fxsr = c->features[i].enable;

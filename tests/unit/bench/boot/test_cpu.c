@@ -6,8 +6,13 @@
 
 #include "boot/cpu.h"
 #include "lib/error.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
 
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void test_parse_model_features_and_params(void **state)
@@ -67,6 +72,46 @@ static void test_a_setup_bad_twice_sets_one_message(void **state)
 	assert_int_equal(cpu_setup_parse(&c, "486,,-fxsr:a\x01b,\x02"), ERR_USAGE);
 	assert_int_equal(errors_set, 1);
 	assert_string_equal(error_last(), "cpu setup '486,,-fxsr:a\x01b,\x02': bad kernel parameters");
+}
+
+/*
+ * The bench's model table says what libvirt's own CPU map says: every model
+ * it knows (a family above 0) has FXSR exactly where the map lists it.
+ */
+static void test_model_table_agrees_with_libvirts_cpu_map(void **state)
+{
+	const char *dir = "/usr/share/libvirt/cpu_map";
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int checked = 0;
+
+	(void)state;
+	if (!d)
+		skip();
+	while ((e = readdir(d))) {
+		struct strbuf xml = STRBUF_INIT;
+		struct cpu_setup c;
+		char model[64];
+		char *path;
+
+		if (sscanf(e->d_name, "x86_%63[^.].xml", model) != 1 || cpu_setup_parse(&c, model) < 0) {
+			error_clear();
+			continue;
+		}
+		path = xasprintf("%s/%s", dir, e->d_name);
+		if (cpu_setup_family(&c) > 0 && file_read(path, &xml) == 0) {
+			bool fxsr = strstr(xml.buf, "<feature name='fxsr'/>") != NULL;
+
+			if (cpu_setup_uses_fsave(&c) == fxsr)
+				fail_msg("model '%s': libvirt's map says fxsr %s", model, fxsr ? "yes" : "no");
+			checked++;
+		}
+		strbuf_release(&xml);
+		free(path);
+		cpu_setup_release(&c);
+	}
+	closedir(d);
+	assert_true(checked >= 10);
 }
 
 static void test_which_setups_use_fsave(void **state)
@@ -137,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_parse_model_features_and_params),
 		cmocka_unit_test(test_bad_setups_name_the_spec),
 		cmocka_unit_test(test_a_setup_bad_twice_sets_one_message),
+		cmocka_unit_test(test_model_table_agrees_with_libvirts_cpu_map),
 		cmocka_unit_test(test_which_setups_use_fsave),
 		cmocka_unit_test(test_default_setups),
 		cmocka_unit_test(test_setup_families),
