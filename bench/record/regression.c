@@ -1,5 +1,6 @@
 #include "regression.h"
 
+#include "lib/base64.h"
 #include "lib/error.h"
 #include "report.h"
 
@@ -64,20 +65,6 @@ static void address_release(struct address *a)
 	free(a->email);
 }
 
-static const char base64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-static void add_base64(struct strbuf *sb, const unsigned char *p, size_t n)
-{
-	for (size_t i = 0; i < n; i += 3) {
-		unsigned v = (unsigned)p[i] << 16 | (i + 1 < n ? (unsigned)p[i + 1] << 8 : 0) |
-			     (i + 2 < n ? p[i + 2] : 0);
-		strbuf_addch(sb, base64[v >> 18 & 63]);
-		strbuf_addch(sb, base64[v >> 12 & 63]);
-		strbuf_addch(sb, i + 1 < n ? base64[v >> 6 & 63] : '=');
-		strbuf_addch(sb, i + 2 < n ? base64[v & 63] : '=');
-	}
-}
-
 /*
  * s as RFC 2047 encoded words, one token each in words: no word splits a
  * UTF-8 character, so each decodes on its own.
@@ -98,7 +85,7 @@ static void encode_words(const char *s, char ***words, size_t *n)
 		}
 		struct strbuf w = STRBUF_INIT;
 		strbuf_addstr(&w, "=?UTF-8?B?");
-		add_base64(&w, p, (size_t)(q - p));
+		base64_encode(&w, p, (size_t)(q - p));
 		strbuf_addstr(&w, "?=");
 		*words = xrealloc(*words, (*n + 1) * sizeof(**words));
 		(*words)[(*n)++] = strbuf_detach(&w);
