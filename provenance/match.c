@@ -5,7 +5,7 @@
 #include "patchid.h"
 #include "subject.h"
 
-#include "lib/hash.h"
+#include "lib/strmap.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -51,74 +51,6 @@ const char *match_link_name(enum match_link l)
 	return link_names[l];
 }
 
-/* A string to list-of-mails map: open addressing, grown at half full. */
-struct map_entry {
-	char *key;
-	size_t *mails;
-	size_t n, alloc;
-};
-
-struct map {
-	struct map_entry *slots;
-	size_t nslots, used;
-};
-
-static struct map_entry *map_slot(const struct map *m, const char *key)
-{
-	size_t i = (size_t)hash_string(key) & (m->nslots - 1);
-
-	while (m->slots[i].key && strcmp(m->slots[i].key, key) != 0)
-		i = (i + 1) & (m->nslots - 1);
-	return &m->slots[i];
-}
-
-static void map_grow(struct map *m)
-{
-	struct map old = *m;
-
-	m->nslots = old.nslots ? 2 * old.nslots : 64;
-	m->slots = xcalloc(m->nslots, sizeof(*m->slots));
-	for (size_t i = 0; i < old.nslots; i++)
-		if (old.slots[i].key)
-			*map_slot(m, old.slots[i].key) = old.slots[i];
-	free(old.slots);
-}
-
-static void map_add(struct map *m, const char *key, size_t mail)
-{
-	if (2 * (m->used + 1) > m->nslots)
-		map_grow(m);
-	struct map_entry *e = map_slot(m, key);
-	if (!e->key) {
-		e->key = xstrdup(key);
-		m->used++;
-	}
-	if (e->n && e->mails[e->n - 1] == mail)
-		return;
-	if (e->n == e->alloc) {
-		e->alloc = e->alloc ? 2 * e->alloc : 2;
-		e->mails = xrealloc(e->mails, e->alloc * sizeof(*e->mails));
-	}
-	e->mails[e->n++] = mail;
-}
-
-static const struct map_entry *map_get(const struct map *m, const char *key)
-{
-	if (!m->nslots || !key)
-		return NULL;
-	const struct map_entry *e = map_slot(m, key);
-	return e->key ? e : NULL;
-}
-
-static void map_release(struct map *m)
-{
-	for (size_t i = 0; i < m->nslots; i++) {
-		free(m->slots[i].key);
-		free(m->slots[i].mails);
-	}
-	free(m->slots);
-}
-
 struct indexed_mail {
 	const struct mail *mail;
 	struct subject subject;
@@ -136,7 +68,7 @@ struct indexed_mail {
 struct match_index {
 	struct indexed_mail *mails;
 	size_t n;
-	struct map by_id, by_patch_id, by_author_subject, by_file;
+	struct strmap by_id, by_patch_id, by_author_subject, by_file;
 };
 
 static char *lowercase(const char *s)
@@ -195,9 +127,9 @@ static void add_child(struct indexed_mail *parent, size_t child)
 
 static size_t find_id(const struct match_index *idx, const char *id)
 {
-	const struct map_entry *e = map_get(&idx->by_id, id);
+	const struct strmap_entry *e = strmap_get(&idx->by_id, id);
 
-	return e ? e->mails[0] : NONE;
+	return e ? e->v[0] : NONE;
 }
 
 static void link_threads(struct match_index *idx)
@@ -249,20 +181,20 @@ struct match_index *match_index_new(struct mail *const *mails, size_t n)
 		}
 		collect_linked_ids(&im->linked_ids, m->body);
 		/* The same message in two archives is indexed once. */
-		im->duplicate = m->message_id && map_get(&idx->by_id, m->message_id);
+		im->duplicate = m->message_id && strmap_get(&idx->by_id, m->message_id);
 		if (im->duplicate)
 			continue;
 		if (m->message_id)
-			map_add(&idx->by_id, m->message_id, i);
+			strmap_add(&idx->by_id, m->message_id, i);
 		if (!is_patch(im))
 			continue;
-		map_add(&idx->by_author_subject, im->author_key, i);
+		strmap_add(&idx->by_author_subject, im->author_key, i);
 		if (!git_oid_is_zero(&im->patch_id)) {
 			git_oid_tostr(hex, sizeof(hex), &im->patch_id);
-			map_add(&idx->by_patch_id, hex, i);
+			strmap_add(&idx->by_patch_id, hex, i);
 		}
 		for (size_t f = 0; f < im->changes->nfiles; f++)
-			map_add(&idx->by_file, im->changes->files[f].path, i);
+			strmap_add(&idx->by_file, im->changes->files[f].path, i);
 	}
 	link_threads(idx);
 	return idx;
@@ -280,10 +212,10 @@ void match_index_free(struct match_index *idx)
 		free(idx->mails[i].children);
 	}
 	free(idx->mails);
-	map_release(&idx->by_id);
-	map_release(&idx->by_patch_id);
-	map_release(&idx->by_author_subject);
-	map_release(&idx->by_file);
+	strmap_release(&idx->by_id);
+	strmap_release(&idx->by_patch_id);
+	strmap_release(&idx->by_author_subject);
+	strmap_release(&idx->by_file);
 	free(idx);
 }
 
@@ -361,21 +293,21 @@ static void find_by_patch_id(struct match_result *r, const struct match_index *i
 			     const struct commit_facts *commit)
 {
 	char hex[GIT_OID_HEXSZ + 1];
-	const struct map_entry *e;
+	const struct strmap_entry *e;
 
 	if (git_oid_is_zero(&commit->patch_id))
 		return;
-	e = map_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->patch_id));
+	e = strmap_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->patch_id));
 	for (size_t i = 0; e && i < e->n; i++)
-		add_posting(r, e->mails[i], MATCH_PATCH_ID, CONFIDENCE_PATCH_ID);
+		add_posting(r, e->v[i], MATCH_PATCH_ID, CONFIDENCE_PATCH_ID);
 	/* variant_ids[0] is the patch-id itself. */
 	for (size_t v = 1; !r->npostings && v < PATCHID_NVARIANTS; v++) {
 		if (git_oid_is_zero(&commit->variant_ids[v]) ||
 		    git_oid_equal(&commit->variant_ids[v], &commit->patch_id))
 			continue;
-		e = map_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->variant_ids[v]));
+		e = strmap_get(&idx->by_patch_id, git_oid_tostr(hex, sizeof(hex), &commit->variant_ids[v]));
 		for (size_t i = 0; e && i < e->n; i++)
-			if (add_posting(r, e->mails[i], MATCH_PATCH_ID_VARIANT,
+			if (add_posting(r, e->v[i], MATCH_PATCH_ID_VARIANT,
 					CONFIDENCE_PATCH_ID_VARIANT))
 				r->postings[r->npostings - 1].variant = patchid_variant_name(v);
 	}
@@ -384,15 +316,15 @@ static void find_by_patch_id(struct match_result *r, const struct match_index *i
 static void find_by_subject(struct match_result *r, const struct match_index *idx,
 			    const struct commit_facts *commit, const char *key)
 {
-	const struct map_entry *e = map_get(&idx->by_author_subject, key);
+	const struct strmap_entry *e = strmap_get(&idx->by_author_subject, key);
 	size_t best = NONE;
 	double best_score = -1.0;
 
 	for (size_t i = 0; e && i < e->n; i++) {
-		double s = similarity(idx, e->mails[i], commit->changes);
+		double s = similarity(idx, e->v[i], commit->changes);
 		/* Ties go to the later posting: the one more likely applied. */
 		if (s >= best_score) {
-			best = e->mails[i];
+			best = e->v[i];
 			best_score = s;
 		}
 	}
@@ -404,17 +336,17 @@ static void find_by_subject(struct match_result *r, const struct match_index *id
 static void find_by_changed_lines(struct match_result *r, const struct match_index *idx,
 				  const struct commit_facts *commit)
 {
-	const struct map_entry *e;
+	const struct strmap_entry *e;
 	size_t best = NONE;
 	double best_score = 0.0;
 
 	for (size_t f = 0; commit->changes && f < commit->changes->nfiles; f++) {
-		if (!(e = map_get(&idx->by_file, commit->changes->files[f].path)))
+		if (!(e = strmap_get(&idx->by_file, commit->changes->files[f].path)))
 			continue;
 		for (size_t i = 0; i < e->n; i++) {
-			double s = similarity(idx, e->mails[i], commit->changes);
+			double s = similarity(idx, e->v[i], commit->changes);
 			if (s >= MATCH_FUZZY_THRESHOLD && s >= best_score) {
-				best = e->mails[i];
+				best = e->v[i];
 				best_score = s;
 			}
 		}
@@ -500,9 +432,9 @@ static void collect_chain(struct walk *w, size_t start)
 	walk_push(w, start);
 	for (size_t q = 0; q < w->n; q++) {
 		size_t x = w->queue[q];
-		const struct map_entry *e = map_get(&idx->by_author_subject, idx->mails[x].author_key);
+		const struct strmap_entry *e = strmap_get(&idx->by_author_subject, idx->mails[x].author_key);
 		for (size_t i = 0; e && i < e->n; i++)
-			walk_push(w, e->mails[i]);
+			walk_push(w, e->v[i]);
 		size_t sources[2] = { x, idx->mails[x].cover };
 		for (size_t s = 0; s < 2; s++) {
 			if (sources[s] == NONE)
