@@ -1,20 +1,14 @@
 #include "match.h"
+#include "match_index.h"
 
-#include "changes.h"
 #include "link.h"
 #include "patchid.h"
-#include "subject.h"
 
-#include "lib/strmap.h"
-
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#define NONE SIZE_MAX
 #define MAX_CHAIN 64		/* versions followed from one posting */
-#define MAX_THREAD_DEPTH 256	/* guards walks up broken In-Reply-To loops */
 /* The confidences match.h documents. */
 #define CONFIDENCE_MESSAGE_ID 1.0
 #define CONFIDENCE_COVER_LETTER 0.9
@@ -51,184 +45,6 @@ const char *match_link_name(enum match_link l)
 	return link_names[l];
 }
 
-struct indexed_mail {
-	const struct mail *mail;
-	struct subject subject;
-	char *author_key;	/* subject key, newline, lowercased email */
-	git_oid patch_id;	/* zero when the mail has no diff */
-	struct changes *changes;
-	size_t parent;		/* the mail it replies to, or NONE */
-	size_t cover;		/* its cover letter, or NONE */
-	struct strlist linked_ids;	/* message-ids its body links to */
-	bool duplicate;		/* another archive holds the same message-id */
-	size_t *children;
-	size_t nchildren;
-};
-
-struct match_index {
-	struct indexed_mail *mails;
-	size_t n;
-	struct strmap by_id, by_patch_id, by_author_subject, by_file;
-};
-
-static char *lowercase(const char *s)
-{
-	char *copy = xstrdup(s);
-
-	for (char *p = copy; *p; p++)
-		if (*p >= 'A' && *p <= 'Z')
-			*p = (char)(*p - 'A' + 'a');
-	return copy;
-}
-
-static char *author_key(const char *normalized_subject, const char *email)
-{
-	char *key = subject_key(normalized_subject), *mail = lowercase(email);
-	char *out = xasprintf("%s\n%s", key, mail);
-
-	free(key);
-	free(mail);
-	return out;
-}
-
-static bool is_patch(const struct indexed_mail *m)
-{
-	return m->changes && !m->subject.reply;
-}
-
-static bool is_cover(const struct indexed_mail *m)
-{
-	return m->subject.index == 0 && m->subject.total > 0 && !m->subject.reply;
-}
-
-/* The message-ids of the lore, msgid.link, ... URLs in a text. */
-static void collect_linked_ids(struct strlist *ids, const char *text)
-{
-	for (const char *p = text; (p = strstr(p, "http")); p += 4) {
-		if (strncmp(p, "http://", 7) != 0 && strncmp(p, "https://", 8) != 0)
-			continue;
-		size_t n = strcspn(p, " \t\n\r<>\"");
-		char *url = xstrndup(p, n);
-		struct link l;
-		link_parse(&l, url);
-		if (l.message_id)
-			strlist_push_unique(ids, l.message_id);
-		link_release(&l);
-		free(url);
-	}
-}
-
-static void add_child(struct indexed_mail *parent, size_t child)
-{
-	parent->children = xrealloc(parent->children,
-				    (parent->nchildren + 1) * sizeof(*parent->children));
-	parent->children[parent->nchildren++] = child;
-}
-
-static size_t find_id(const struct match_index *idx, const char *id)
-{
-	const struct strmap_entry *e = strmap_get(&idx->by_id, id);
-
-	return e ? e->v[0] : NONE;
-}
-
-static void link_threads(struct match_index *idx)
-{
-	for (size_t i = 0; i < idx->n; i++) {
-		const struct mail *m = idx->mails[i].mail;
-		const char *parent_id = m->in_reply_to;
-		if (idx->mails[i].duplicate)
-			continue;
-		if (!parent_id && m->references.n)
-			parent_id = m->references.v[m->references.n - 1];
-		size_t parent = parent_id ? find_id(idx, parent_id) : NONE;
-		if (parent != NONE && parent != i) {
-			idx->mails[i].parent = parent;
-			add_child(&idx->mails[parent], i);
-		}
-	}
-	/* A cover letter is the nearest ancestor numbered 0/N. */
-	for (size_t i = 0; i < idx->n; i++) {
-		size_t p = idx->mails[i].parent;
-		for (int depth = 0; p != NONE && depth < MAX_THREAD_DEPTH; depth++) {
-			if (is_cover(&idx->mails[p])) {
-				idx->mails[i].cover = p;
-				break;
-			}
-			p = idx->mails[p].parent;
-		}
-	}
-}
-
-struct match_index *match_index_new(struct mail *const *mails, size_t n)
-{
-	struct match_index *idx = xcalloc(1, sizeof(*idx));
-	char hex[GIT_OID_HEXSZ + 1];
-
-	idx->mails = xcalloc(n ? n : 1, sizeof(*idx->mails));
-	idx->n = n;
-	for (size_t i = 0; i < n; i++) {
-		struct indexed_mail *im = &idx->mails[i];
-		const struct mail *m = mails[i];
-
-		im->mail = m;
-		im->parent = im->cover = NONE;
-		subject_parse(&im->subject, m->subject);
-		im->author_key = author_key(im->subject.normalized, m->from_email);
-		if (m->patch) {
-			patchid_from_text(&im->patch_id, m->patch, strlen(m->patch));
-			im->changes = changes_parse(m->patch, strlen(m->patch));
-		}
-		collect_linked_ids(&im->linked_ids, m->body);
-		/* The same message in two archives is indexed once. */
-		im->duplicate = m->message_id && strmap_get(&idx->by_id, m->message_id);
-		if (im->duplicate)
-			continue;
-		if (m->message_id)
-			strmap_add(&idx->by_id, m->message_id, i);
-		if (!is_patch(im))
-			continue;
-		strmap_add(&idx->by_author_subject, im->author_key, i);
-		if (!git_oid_is_zero(&im->patch_id)) {
-			git_oid_tostr(hex, sizeof(hex), &im->patch_id);
-			strmap_add(&idx->by_patch_id, hex, i);
-		}
-		for (size_t f = 0; f < im->changes->nfiles; f++)
-			strmap_add(&idx->by_file, im->changes->files[f].path, i);
-	}
-	link_threads(idx);
-	return idx;
-}
-
-void match_index_free(struct match_index *idx)
-{
-	if (!idx)
-		return;
-	for (size_t i = 0; i < idx->n; i++) {
-		subject_release(&idx->mails[i].subject);
-		free(idx->mails[i].author_key);
-		changes_free(idx->mails[i].changes);
-		strlist_release(&idx->mails[i].linked_ids);
-		free(idx->mails[i].children);
-	}
-	free(idx->mails);
-	strmap_release(&idx->by_id);
-	strmap_release(&idx->by_patch_id);
-	strmap_release(&idx->by_author_subject);
-	strmap_release(&idx->by_file);
-	free(idx);
-}
-
-const struct subject *match_mail_subject(const struct match_index *idx, size_t mail)
-{
-	return &idx->mails[mail].subject;
-}
-
-const git_oid *match_mail_patch_id(const struct match_index *idx, size_t mail)
-{
-	return &idx->mails[mail].patch_id;
-}
-
 /* Whether the mail was added: a posting found twice keeps its first method. */
 static bool add_posting(struct match_result *r, size_t mail, enum match_method method,
 			double confidence)
@@ -253,12 +69,12 @@ static size_t series_patch(const struct match_index *idx, size_t cover, const st
 			   const char *author_key)
 {
 	const struct indexed_mail *cv = &idx->mails[cover];
-	size_t best = NONE;
+	size_t best = MATCH_NONE;
 	double best_score = -1.0;
 
 	for (size_t i = 0; i < cv->nchildren; i++) {
 		size_t k = cv->children[i];
-		if (!is_patch(&idx->mails[k]))
+		if (!match_mail_is_patch(&idx->mails[k]))
 			continue;
 		/* The same subject decides; else the most alike diff. */
 		double score = strcmp(idx->mails[k].author_key, author_key) == 0 ? 2.0 :
@@ -268,7 +84,7 @@ static size_t series_patch(const struct match_index *idx, size_t cover, const st
 			best_score = score;
 		}
 	}
-	return best_score > 0.0 ? best : NONE;
+	return best_score > 0.0 ? best : MATCH_NONE;
 }
 
 static void find_by_message_id(struct match_result *r, const struct match_index *idx,
@@ -277,13 +93,13 @@ static void find_by_message_id(struct match_result *r, const struct match_index 
 	const struct strlist *ids = &commit->trailers->message_ids;
 
 	for (size_t i = 0; i < ids->n; i++) {
-		size_t m = find_id(idx, ids->v[i]);
-		if (m == NONE)
+		size_t m = match_index_find_id(idx, ids->v[i]);
+		if (m == MATCH_NONE)
 			continue;
 		add_posting(r, m, MATCH_MESSAGE_ID, CONFIDENCE_MESSAGE_ID);
-		if (!is_patch(&idx->mails[m]) && is_cover(&idx->mails[m])) {
+		if (!match_mail_is_patch(&idx->mails[m]) && match_mail_is_cover(&idx->mails[m])) {
 			size_t p = series_patch(idx, m, commit->changes, key);
-			if (p != NONE)
+			if (p != MATCH_NONE)
 				add_posting(r, p, MATCH_COVER_LETTER, CONFIDENCE_COVER_LETTER);
 		}
 	}
@@ -317,7 +133,7 @@ static void find_by_subject(struct match_result *r, const struct match_index *id
 			    const struct commit_facts *commit, const char *key)
 {
 	const struct strmap_entry *e = strmap_get(&idx->by_author_subject, key);
-	size_t best = NONE;
+	size_t best = MATCH_NONE;
 	double best_score = -1.0;
 
 	for (size_t i = 0; e && i < e->n; i++) {
@@ -328,7 +144,7 @@ static void find_by_subject(struct match_result *r, const struct match_index *id
 			best_score = s;
 		}
 	}
-	if (best != NONE)
+	if (best != MATCH_NONE)
 		add_posting(r, best, MATCH_SUBJECT,
 			    CONFIDENCE_SUBJECT + CONFIDENCE_SUBJECT_DIFF * best_score);
 }
@@ -337,7 +153,7 @@ static void find_by_changed_lines(struct match_result *r, const struct match_ind
 				  const struct commit_facts *commit)
 {
 	const struct strmap_entry *e;
-	size_t best = NONE;
+	size_t best = MATCH_NONE;
 	double best_score = 0.0;
 
 	for (size_t f = 0; commit->changes && f < commit->changes->nfiles; f++) {
@@ -351,7 +167,7 @@ static void find_by_changed_lines(struct match_result *r, const struct match_ind
 			}
 		}
 	}
-	if (best != NONE)
+	if (best != MATCH_NONE)
 		add_posting(r, best, MATCH_FUZZY, CONFIDENCE_FUZZY * best_score);
 }
 
@@ -392,7 +208,7 @@ static void walk_release(struct walk *w)
 
 static void walk_push(struct walk *w, size_t m)
 {
-	if (m != NONE && !w->seen[m] && w->n < w->max) {
+	if (m != MATCH_NONE && !w->seen[m] && w->n < w->max) {
 		w->seen[m] = 1;
 		w->queue[w->n++] = m;
 	}
@@ -401,12 +217,12 @@ static void walk_push(struct walk *w, size_t m)
 /* The patch or cover letter a message stands for: itself or its nearest such ancestor. */
 static size_t posting_of(const struct match_index *idx, size_t m)
 {
-	for (int depth = 0; m != NONE && depth < MAX_THREAD_DEPTH; depth++) {
-		if (is_patch(&idx->mails[m]) || is_cover(&idx->mails[m]))
+	for (int depth = 0; m != MATCH_NONE && depth < MATCH_MAX_THREAD_DEPTH; depth++) {
+		if (match_mail_is_patch(&idx->mails[m]) || match_mail_is_cover(&idx->mails[m]))
 			return m;
 		m = idx->mails[m].parent;
 	}
-	return NONE;
+	return MATCH_NONE;
 }
 
 /* Follows a link from posting x's side of the thread to an earlier version of x. */
@@ -416,12 +232,12 @@ static void push_linked(struct walk *w, size_t x, size_t target)
 	const struct indexed_mail *xm = &idx->mails[x];
 
 	target = posting_of(idx, target);
-	if (target == NONE)
+	if (target == MATCH_NONE)
 		return;
-	if (is_patch(&idx->mails[target]) &&
+	if (match_mail_is_patch(&idx->mails[target]) &&
 	    strcasecmp(idx->mails[target].mail->from_email, xm->mail->from_email) == 0)
 		walk_push(w, target);
-	else if (is_cover(&idx->mails[target]))
+	else if (match_mail_is_cover(&idx->mails[target]))
 		walk_push(w, series_patch(idx, target, xm->changes, xm->author_key));
 }
 
@@ -437,14 +253,14 @@ static void collect_chain(struct walk *w, size_t start)
 			walk_push(w, e->v[i]);
 		size_t sources[2] = { x, idx->mails[x].cover };
 		for (size_t s = 0; s < 2; s++) {
-			if (sources[s] == NONE)
+			if (sources[s] == MATCH_NONE)
 				continue;
 			const struct indexed_mail *src = &idx->mails[sources[s]];
-			if (src->parent != NONE)
+			if (src->parent != MATCH_NONE)
 				push_linked(w, x, src->parent);
 			for (size_t i = 0; i < src->linked_ids.n; i++) {
-				size_t t = find_id(idx, src->linked_ids.v[i]);
-				if (t != NONE)
+				size_t t = match_index_find_id(idx, src->linked_ids.v[i]);
+				if (t != MATCH_NONE)
 					push_linked(w, x, t);
 			}
 		}
@@ -487,7 +303,7 @@ static size_t count_replies(const struct match_index *idx, size_t m, bool skip_p
 	}
 	while (n) {
 		size_t c = stack[--n];
-		if (seen[c] || (skip_patches && (is_patch(&idx->mails[c]) || is_cover(&idx->mails[c]))))
+		if (seen[c] || (skip_patches && (match_mail_is_patch(&idx->mails[c]) || match_mail_is_cover(&idx->mails[c]))))
 			continue;
 		seen[c] = 1;
 		count++;
@@ -537,7 +353,7 @@ static void build_versions(struct match_result *r, const struct match_index *idx
 		v->resend = m->subject.resend;
 		v->rfc = m->subject.rfc;
 		v->replies = count_replies(idx, order[i], false, seen, &v->review_tags);
-		if (m->cover != NONE)
+		if (m->cover != MATCH_NONE)
 			v->replies += count_replies(idx, m->cover, true, seen, &v->review_tags);
 		if (i)
 			changes_describe(idx->mails[order[i - 1]].changes, m->changes, &changes);
@@ -565,8 +381,8 @@ static void judge_link(struct match_result *r, const struct match_index *idx,
 	} else {
 		walk_init(&reach, idx, idx->n);
 		for (size_t i = 0; i < ids->n; i++) {
-			size_t m = find_id(idx, ids->v[i]);
-			if (m != NONE) {
+			size_t m = match_index_find_id(idx, ids->v[i]);
+			if (m != MATCH_NONE) {
 				walk_push(&reach, m);
 				linked++;
 			}
@@ -577,9 +393,9 @@ static void judge_link(struct match_result *r, const struct match_index *idx,
 			walk_push(&reach, m->parent);
 			walk_push(&reach, m->cover);
 			for (size_t i = 0; i < m->mail->references.n; i++)
-				walk_push(&reach, find_id(idx, m->mail->references.v[i]));
+				walk_push(&reach, match_index_find_id(idx, m->mail->references.v[i]));
 			for (size_t i = 0; i < m->linked_ids.n; i++)
-				walk_push(&reach, find_id(idx, m->linked_ids.v[i]));
+				walk_push(&reach, match_index_find_id(idx, m->linked_ids.v[i]));
 		}
 		bool final = false, earlier = false;
 		for (size_t v = 0; v < r->nversions; v++) {
@@ -590,7 +406,7 @@ static void judge_link(struct match_result *r, const struct match_index *idx,
 					earlier |= v + 1 < r->nversions;
 				}
 			}
-			r->versions[v].reached = reach.seen[mail] || (cover != NONE && reach.seen[cover]);
+			r->versions[v].reached = reach.seen[mail] || (cover != MATCH_NONE && reach.seen[cover]);
 		}
 		r->link = final ? MATCH_LINK_FINAL : earlier ? MATCH_LINK_EARLIER :
 			  linked ? MATCH_LINK_ELSEWHERE : MATCH_LINK_UNKNOWN;
@@ -608,13 +424,13 @@ struct match_result *match_commit(const struct match_index *idx, const struct co
 	struct walk chain;
 
 	subject_parse(&summary, commit->summary);
-	char *key = author_key(summary.normalized, commit->author_email);
+	char *key = match_author_key(summary.normalized, commit->author_email);
 	subject_release(&summary);
 
 	find_postings(r, idx, commit, key);
 	walk_init(&chain, idx, MAX_CHAIN);
 	for (size_t i = 0; i < r->npostings && !chain.n; i++)
-		if (is_patch(&idx->mails[r->postings[i].mail]))
+		if (match_mail_is_patch(&idx->mails[r->postings[i].mail]))
 			collect_chain(&chain, r->postings[i].mail);
 	build_versions(r, idx, &chain, commit);
 	judge_link(r, idx, commit);
