@@ -88,3 +88,10 @@ bool str_equal(const char *a, const char *b)
 {
 	return a == b || (a && b && strcmp(a, b) == 0);
 }
+
+bool str_has_prefix(const char *p, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && memcmp(p, prefix, n) == 0;
+}

@@ -18,6 +18,9 @@ bool str_equal(const char *a, const char *b);
  */
 size_t str_split_words(char *s, char **words, size_t max);
 
+/* Whether the len bytes at p (no NUL needed) begin with prefix. */
+bool str_has_prefix(const char *p, size_t len, const char *prefix);
+
 /* A copy of [p, end) without the white space (ctype_is_space) at either end. */
 char *xstrndup_trimmed(const char *p, const char *end);
 

@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/gitutil.h"
+#include "lib/str.h"
 #include "lib/strbuf.h"
 
 #include <dirent.h>
@@ -35,19 +36,12 @@ static bool is_empty_line(const char *p, const char *end)
 	return (end - p >= 1 && p[0] == '\n') || (end - p >= 2 && p[0] == '\r' && p[1] == '\n');
 }
 
-static bool starts(const char *p, const char *end, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
-}
-
 /* ">From ", ">>From ": an mboxrd-quoted line; one '>' comes off. */
 static bool is_quoted_from(const char *p, const char *end)
 {
 	while (p < end && *p == '>')
 		p++;
-	return starts(p, end, "From ");
+	return str_has_prefix(p, (size_t)(end - p), "From ");
 }
 
 void archive_add_mbox(struct archive *a, const char *buf, size_t len)
@@ -56,7 +50,7 @@ void archive_add_mbox(struct archive *a, const char *buf, size_t len)
 	struct strbuf msg = STRBUF_INIT;
 	bool after_empty = true, in_message = false;
 
-	if (!starts(buf, end, "From ")) {
+	if (!str_has_prefix(buf, (size_t)(end - buf), "From ")) {
 		add_message(a, buf, len);
 		return;
 	}
@@ -64,7 +58,7 @@ void archive_add_mbox(struct archive *a, const char *buf, size_t len)
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		const char *next = nl ? nl + 1 : end;
 
-		if (after_empty && starts(p, end, "From ")) {
+		if (after_empty && str_has_prefix(p, (size_t)(end - p), "From ")) {
 			if (in_message)
 				add_message(a, msg.buf, msg.len);
 			strbuf_reset(&msg);

@@ -2,6 +2,7 @@
 
 #include "lib/ctype.h"
 #include "lib/hash.h"
+#include "lib/str.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -16,13 +17,6 @@ struct parser {
 	size_t alloc_lines;
 	long old_left, new_left;	/* lines left in the current hunk */
 };
-
-static bool starts(const char *p, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(p, prefix, n) == 0;
-}
 
 static uint64_t line_hash(char sign, const char *p, size_t len)
 {
@@ -132,14 +126,14 @@ static void parse_line(struct parser *ps, const char *p, size_t len, const char 
 		}
 		return;
 	}
-	if (starts(p, len, "diff --git ")) {
+	if (str_has_prefix(p, len, "diff --git ")) {
 		const char *b = NULL;
 		for (const char *q = p + 11; q + 3 <= p + len; q++)
 			if (memcmp(q, " b/", 3) == 0)
 				b = q + 1;
 		start_file(ps, b ? header_path(b, (size_t)(p + len - b)) : NULL);
 		ps->in_git_header = true;
-	} else if (starts(p, len, "--- ") && next_p && starts(next_p, next_len, "+++ ")) {
+	} else if (str_has_prefix(p, len, "--- ") && next_p && str_has_prefix(next_p, next_len, "+++ ")) {
 		char *path = header_path(next_p + 4, next_len - 4);
 		if (!path)
 			path = header_path(p + 4, len - 4);
@@ -149,7 +143,7 @@ static void parse_line(struct parser *ps, const char *p, size_t len, const char 
 		} else {
 			start_file(ps, path);
 		}
-	} else if (ps->file && starts(p, len, "@@ -")) {
+	} else if (ps->file && str_has_prefix(p, len, "@@ -")) {
 		ps->in_git_header = false;
 		if (!read_hunk_header(ps, p, len))
 			ps->old_left = ps->new_left = 0;

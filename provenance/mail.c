@@ -45,13 +45,6 @@ static const char *line_end(const char *p, const char *end, const char **next)
 	return e;
 }
 
-static bool starts(const char *p, const char *end, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
-}
-
 static void headers_release(struct headers *h)
 {
 	for (size_t i = 0; i < h->n; i++) {
@@ -312,9 +305,11 @@ static bool has_diff(const char *p, const char *end)
 
 	while (p < end) {
 		const char *next, *e = line_end(p, end, &next);
-		if (starts(p, e, "diff --git ") || (minus && starts(p, e, "+++ ")))
+		size_t len = (size_t)(e - p);
+
+		if (str_has_prefix(p, len, "diff --git ") || (minus && str_has_prefix(p, len, "+++ ")))
 			return true;
-		minus = starts(p, e, "--- ");
+		minus = str_has_prefix(p, len, "--- ");
 		p = next;
 	}
 	return false;
@@ -460,7 +455,7 @@ int mail_parse(struct mail **out, const char *buf, size_t len)
 
 	*out = NULL;
 	/* An mbox separator line. */
-	if (starts(p, end, "From ")) {
+	if (str_has_prefix(p, (size_t)(end - p), "From ")) {
 		line_end(p, end, &next);
 		p = next;
 	}

@@ -7,6 +7,7 @@
 #include "lib/fileutil.h"
 #include "lib/gitutil.h"
 #include "lib/spawn.h"
+#include "lib/str.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 
@@ -35,13 +36,6 @@ struct patchid_state {
 	char pre_oid[OID_TEXT_MAX + 1], post_oid[OID_TEXT_MAX + 1];
 	struct strbuf scratch;
 };
-
-static bool line_starts(const char *line, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(line, prefix, n) == 0;
-}
 
 static void state_init(struct patchid_state *st)
 {
@@ -182,13 +176,13 @@ static void feed_line(struct patchid_state *st, const char *line, size_t len)
 	if (nul)
 		len = (size_t)(nul - line);
 	plen = len;
-	if (line_starts(line, len, "commit ")) {
+	if (str_has_prefix(line, len, "commit ")) {
 		p += 7;
 		plen -= 7;
-	} else if (line_starts(line, len, "From ")) {
+	} else if (str_has_prefix(line, len, "From ")) {
 		p += 5;
 		plen -= 5;
-	} else if (line_starts(line, len, "\\ ") && len > 12) {
+	} else if (str_has_prefix(line, len, "\\ ") && len > 12) {
 		return;
 	}
 	/* Another commit begins: the end of this patch, or of a preamble. */
@@ -196,12 +190,12 @@ static void feed_line(struct patchid_state *st, const char *line, size_t len)
 		st->done = st->patchlen > 0;
 		return;
 	}
-	if (!st->patchlen && !line_starts(line, len, "diff "))
+	if (!st->patchlen && !str_has_prefix(line, len, "diff "))
 		return;
 
 	if (st->before == -1) {
-		if (line_starts(line, len, "GIT binary patch") ||
-		    line_starts(line, len, "Binary files")) {
+		if (str_has_prefix(line, len, "GIT binary patch") ||
+		    str_has_prefix(line, len, "Binary files")) {
 			st->binary = true;
 			st->before = 0;
 			EVP_DigestUpdate(st->ctx, st->pre_oid, strlen(st->pre_oid));
@@ -209,11 +203,11 @@ static void feed_line(struct patchid_state *st, const char *line, size_t len)
 			flush_file(st);
 			return;
 		}
-		if (line_starts(line, len, "index ")) {
+		if (str_has_prefix(line, len, "index ")) {
 			read_index_line(st, line, len);
 			return;
 		}
-		if (line_starts(line, len, "--- ")) {
+		if (str_has_prefix(line, len, "--- ")) {
 			st->before = st->after = 1;
 		} else if (!ctype_is_alpha(line[0])) {
 			st->done = true;
@@ -222,18 +216,18 @@ static void feed_line(struct patchid_state *st, const char *line, size_t len)
 	}
 	if (st->binary) {
 		/* git skips the next file's "diff" line here, and so must we. */
-		if (line_starts(line, len, "diff ")) {
+		if (str_has_prefix(line, len, "diff ")) {
 			st->binary = false;
 			st->before = -1;
 		}
 		return;
 	}
 	if (st->before == 0 && st->after == 0) {
-		if (line_starts(line, len, "@@ -")) {
+		if (str_has_prefix(line, len, "@@ -")) {
 			scan_hunk_header(line, len, &st->before, &st->after);
 			return;
 		}
-		if (!line_starts(line, len, "diff ")) {
+		if (!str_has_prefix(line, len, "diff ")) {
 			st->done = true;
 			return;
 		}
@@ -377,10 +371,10 @@ static int feed_diff_line(const git_diff_delta *delta, const git_diff_hunk *hunk
 			const char *nl = memchr(text, '\n', (size_t)(end - text));
 			const char *next = nl ? nl + 1 : end;
 			size_t n = (size_t)(next - text);
-			if ((delta->flags & GIT_DIFF_FLAG_BINARY) && line_starts(text, n, "index "))
+			if ((delta->flags & GIT_DIFF_FLAG_BINARY) && str_has_prefix(text, n, "index "))
 				feed_binary_index(f, delta);
-			else if (!(f->hunkless && (line_starts(text, n, "--- ") ||
-						   line_starts(text, n, "+++ "))))
+			else if (!(f->hunkless && (str_has_prefix(text, n, "--- ") ||
+						   str_has_prefix(text, n, "+++ "))))
 				feed_line(&f->st, text, n);
 			text = next;
 		}

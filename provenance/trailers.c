@@ -40,11 +40,6 @@ const char *trailers_ref_kind_name(enum trailers_ref_kind kind)
 }
 
 /* git's ctype: ASCII only, and neither \v nor \f is a space. */
-static bool starts_with(const char *s, const char *prefix)
-{
-	return strncmp(s, prefix, strlen(prefix)) == 0;
-}
-
 static const char *next_line(const char *s)
 {
 	const char *nl = strchrnul(s, '\n');
@@ -99,7 +94,7 @@ static long trailer_end(const char *buf, long len)
 	bool in_conflicts = false;
 	const char *cut = strstr(buf, cut_line);
 
-	if (starts_with(buf, &cut_line[1]))
+	if (str_has_prefix(buf, strlen(buf), &cut_line[1]))
 		cutoff = 0;
 	else if (cut)
 		cutoff = cut - buf + 1;
@@ -110,7 +105,7 @@ static long trailer_end(const char *buf, long len)
 		if (buf[bol] == COMMENT_CHAR || buf[bol] == '\n') {
 			if (!boc)
 				boc = bol;
-		} else if (starts_with(buf + bol, "Conflicts:\n")) {
+		} else if (str_has_prefix(buf + bol, strlen(buf + bol), "Conflicts:\n")) {
 			in_conflicts = true;
 			if (!boc)
 				boc = bol;
@@ -164,7 +159,7 @@ static long trailer_start(const char *buf, long len)
 		only_spaces = false;
 
 		for (size_t i = 0; i < sizeof(git_generated_prefixes) / sizeof(*git_generated_prefixes); i++)
-			generated |= starts_with(bol, git_generated_prefixes[i]);
+			generated |= str_has_prefix(bol, strlen(bol), git_generated_prefixes[i]);
 		if (generated) {
 			trailer_lines++;
 			possible_continuation_lines = 0;

@@ -62,6 +62,18 @@ static void test_equal(void **state)
 	assert_false(str_equal("6.1", "6.12"));
 }
 
+/* The bytes need no NUL: a prefix past len is not there. */
+static void test_has_prefix_reads_only_len_bytes(void **state)
+{
+	static const char buf[] = { 'F', 'r', 'o', 'm', ' ', 'x' };
+
+	(void)state;
+	assert_true(str_has_prefix(buf, sizeof(buf), "From "));
+	assert_false(str_has_prefix(buf, 4, "From "));
+	assert_true(str_has_prefix(buf, 0, ""));
+	assert_false(str_has_prefix(buf, sizeof(buf), "From  "));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -69,6 +81,7 @@ int main(void)
 		cmocka_unit_test(test_trimmed),
 		cmocka_unit_test(test_nearest),
 		cmocka_unit_test(test_equal),
+		cmocka_unit_test(test_has_prefix_reads_only_len_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
