@@ -408,6 +408,34 @@ void options_print_commands(FILE *out)
 	      out);
 }
 
+void options_dump(FILE *out)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		const struct command_help *c = &commands[i];
+		const char *u = c->usage;
+
+		fprintf(out, "command\t%s\t%s\n", c->name, c->summary);
+		while (*u) {
+			size_t n = strcspn(u, "\n");
+
+			fprintf(out, "usage\t%s\t%.*s\n", c->name, (int)n, u);
+			u += n;
+			u += strspn(u, "\n");
+			u += strncmp(u, "   or: ", 7) == 0 ? 7 : 0;
+		}
+		for (size_t j = 0; j < NOPTS; j++) {
+			const struct opt *opt = &opt_table[j];
+			char short_name[3] = { '-', opt->short_name, '\0' };
+
+			if (!(opt->commands & c->cmd))
+				continue;
+			fprintf(out, "option\t%s\t%s\t--%s\t%s\t%s\n", c->name,
+				opt->short_name ? short_name : "", opt->name, opt->arg ? opt->arg : "",
+				opt->help);
+		}
+	}
+}
+
 void options_release(struct options *o)
 {
 	free(o->cpus.v);

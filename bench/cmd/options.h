@@ -108,6 +108,14 @@ void options_print_help(FILE *out, enum cmd command);
 void options_print_commands(FILE *out);
 
 /*
+ * Prints the table for the generators of the man pages and the shell
+ * completion (`fpubench --dump-options`), one tab-separated record a line:
+ * "command NAME SUMMARY", "usage NAME LINE" and, for each option a command
+ * takes, "option NAME -S --LONG ARG HELP" (-S and ARG empty when none).
+ */
+void options_dump(FILE *out);
+
+/*
  * Parses a whole decimal number in [min, max] into *out; -1 when s is
  * anything else (a sign where min >= 0, a fraction, spaces, overflow).
  */
