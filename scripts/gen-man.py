@@ -95,6 +95,8 @@ def main():
                               text=True, check=True).stdout
     except FileNotFoundError:
         sys.exit("gen-man: go-md2man is missing (scripts/install-deps.sh installs it)")
+    # .TH turns hyphenation back on: no option should break at its dashes.
+    roff = re.sub(r"^(\.TH .*)$", r"\1\n.nh\n.ad l", roff, count=1, flags=re.M)
     if command:
         rows = read_dump(dump, command)
         if not rows:
