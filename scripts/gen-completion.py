@@ -55,15 +55,20 @@ def main():
         "# table (`fpubench --dump-options`) and the default config's CPU setups: do not edit.",
         "_fpubench()",
         "{",
-        "\tlocal cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}",
-        "\tlocal cmd=${COMP_WORDS[1]} opts",
-        "\tif [ \"$COMP_CWORD\" -eq 1 ]; then",
+        "\t# Words from the line itself: COMP_WORDS splits a setup at its ':' (pentium3:nofxsr).",
+        "\tlocal line=${COMP_LINE:0:COMP_POINT} cur prev cmd opts n",
+        "\tlocal -a w",
+        "\tread -ra w <<<\"$line\"",
+        "\tcase $line in *[[:space:]]) w+=(\"\") ;; esac",
+        "\tn=$((${#w[@]} - 1))",
+        "\tcur=${w[n]} prev=${w[n-1]} cmd=${w[1]}",
+        "\tif [ \"$n\" -eq 1 ]; then",
         "\t\tCOMPREPLY=($(compgen -W %s -- \"$cur\"))" % shell_words([" ".join(
             commands + ["help", "--help", "--version"])]),
         "\t\treturn",
         "\tfi",
         "\tif [ \"$cmd\" = help ]; then",
-        "\t\t[ \"$COMP_CWORD\" -eq 2 ] && COMPREPLY=($(compgen -W %s -- \"$cur\"))"
+        "\t\t[ \"$n\" -eq 2 ] && COMPREPLY=($(compgen -W %s -- \"$cur\"))"
         % shell_words([" ".join(commands)]),
         "\t\treturn",
         "\tfi",
@@ -71,6 +76,8 @@ def main():
         "\t--cpu)",
         "\t\tlocal IFS=$'\\n'",
         "\t\tCOMPREPLY=($(compgen -W %s -- \"$cur\"))" % shell_words(["\n".join(setups(conf))]),
+        "\t\t# bash replaces only the part after the last ':' of the word.",
+        "\t\tcase $cur in *:*) COMPREPLY=(\"${COMPREPLY[@]#\"${cur%:*}:\"}\") ;; esac",
         "\t\treturn ;;",
     ]
     if files:

@@ -42,16 +42,21 @@ while IFS="$(printf '\t')" read -r cmd short long; do
 done >"$BUILD/man/missing"
 [ -s "$BUILD/man/missing" ] && bad=1
 
+complete_line() {	# complete_line LINE: what the completion offers at its end, a line each
+	bash -c '. "$1"; COMP_LINE=$2; COMP_POINT=${#2}; _fpubench; printf "%s\n" "${COMPREPLY[@]}"' \
+		sh "$BUILD/completion/fpubench" "$1"
+}
+
 # The completion offers every option of test after `fpubench test -`.
-offered=$(bash -c '. "$1"; COMP_WORDS=(fpubench test -); COMP_CWORD=2; _fpubench; printf "%s\n" "${COMPREPLY[@]}"' \
-	sh "$BUILD/completion/fpubench")
+offered=$(complete_line "fpubench test -")
 for o in $(awk -F'\t' '$1 == "option" && $2 == "test" { print $4; if ($3 != "") print $3 }' "$DUMP"); do
 	printf '%s\n' "$offered" | grep -qx -- "$o" || fail "the completion does not offer '$o' for test"
 done
-# And the default config's setups after --cpu.
-offered=$(bash -c '. "$1"; COMP_WORDS=(fpubench run --cpu pentium2); COMP_CWORD=3; _fpubench; printf "%s\n" "${COMPREPLY[@]}"' \
-	sh "$BUILD/completion/fpubench")
+# And the default config's setups after --cpu, past a ':' as bash splits the word there.
+offered=$(complete_line "fpubench run --cpu pentium2")
 [ "$offered" = "pentium2,-fxsr" ] || fail "the completion offers '$offered' for --cpu pentium2"
+offered=$(complete_line "fpubench run --cpu pentium3:n")
+[ "$offered" = "nofxsr" ] || fail "the completion offers '$offered' for --cpu pentium3:n"
 
 [ "$bad" = 0 ] && echo "docs: ok ($(echo $commands | wc -w) commands, $(grep -c '^option' "$DUMP") option rows)"
 exit $bad
