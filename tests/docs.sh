@@ -8,6 +8,8 @@ set -eu
 cd "$(dirname "$0")/.."
 BUILD=${1:-build}
 DUMP=$BUILD/options.tsv
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
 bad=0
 fail() { echo "docs: $*" >&2; bad=1; }
 
@@ -16,31 +18,31 @@ commands=$(awk -F'\t' '$1 == "command" { print $2 }' "$DUMP")
 [ -n "$commands" ] || fail "the option table lists no command"
 
 render() {	# render PAGE: the man page as text, one line per paragraph's line
-	MANWIDTH=200 LC_ALL=C.UTF-8 man -l "$1" 2>"$BUILD/man.err" | col -b
-	if [ -s "$BUILD/man.err" ]; then fail "man -l $1: $(head -n 1 "$BUILD/man.err")"; fi
+	MANWIDTH=200 LC_ALL=C.UTF-8 man -l "$1" 2>"$WORK/man.err" | col -b
+	if [ -s "$WORK/man.err" ]; then fail "man -l $1: $(head -n 1 "$WORK/man.err")"; fi
 }
 
 for page in fpubench $(printf 'fpubench-%s ' $commands); do
 	[ -f "docs/$page.md" ] || fail "no page docs/$page.md"
 	[ -f "$BUILD/man/$page.1" ] || { fail "no man page $BUILD/man/$page.1"; continue; }
-	render "$BUILD/man/$page.1" >"$BUILD/man/$page.txt"
+	render "$BUILD/man/$page.1" >"$WORK/$page.txt"
 	for section in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES; do
-		grep -q "^$section\$" "$BUILD/man/$page.txt" || fail "$page.1 has no $section section"
+		grep -q "^$section\$" "$WORK/$page.txt" || fail "$page.1 has no $section section"
 	done
 done
 
 # Each option of each command, long and short, in the OPTIONS section of its man page.
 awk -F'\t' '$1 == "option" { print $2 "\t" $3 "\t" $4 }' "$DUMP" |
 while IFS="$(printf '\t')" read -r cmd short long; do
-	text=$BUILD/man/fpubench-$cmd.txt
+	text=$WORK/fpubench-$cmd.txt
 	[ -f "$text" ] || continue
-	sed -n '/^OPTIONS$/,/^[A-Z]/p' "$text" >"$BUILD/man/options.txt"
+	sed -n '/^OPTIONS$/,/^[A-Z]/p' "$text" >"$WORK/options.txt"
 	for o in $long $short; do
-		grep -q -- "^ *$o\\b\\|, $o\\b" "$BUILD/man/options.txt" ||
+		grep -q -- "^ *$o\\b\\|, $o\\b" "$WORK/options.txt" ||
 			{ echo "docs: fpubench-$cmd.1 does not give $o in OPTIONS" >&2; echo x; }
 	done
-done >"$BUILD/man/missing"
-[ -s "$BUILD/man/missing" ] && bad=1
+done >"$WORK/missing"
+[ -s "$WORK/missing" ] && bad=1
 
 complete_line() {	# complete_line LINE: what the completion offers at its end, a line each
 	bash -c '. "$1"; COMP_LINE=$2; COMP_POINT=${#2}; _fpubench; printf "%s\n" "${COMPREPLY[@]}"' \
