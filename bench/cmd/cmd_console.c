@@ -149,7 +149,7 @@ static int print_rules(void)
 	       "the report's first frame that the rule does not skip and that is not a reporting,\n"
 	       "trap, locking, allocation, string or sanitizer helper; %%1 and %%2 are the\n"
 	       "expression's groups, %%A is Read or Write, %%K the die() line's kind, %%L the line.\n");
-	return fflush(stdout) == 0 ? EXIT_OK : error_set_errno(ERR_INPUT, "cannot write the rules");
+	return fflush(stdout) == 0 ? EXIT_OK : error_set_errno(ERR_GENERIC, "cannot write the rules to standard output");
 }
 
 /*
