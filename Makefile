@@ -42,7 +42,7 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check check-layout check-trees unit e2e fuzz bench flake clean
+.PHONY: all deps guest run check check-layout check-docs check-trees unit e2e fuzz bench flake clean man completion
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -107,6 +107,7 @@ check-layout:
 
 check: deps check-layout
 	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-docs
 	@for s in scripts/*.sh; do sh -n "$$s" || exit 1; done
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory unit SANITIZE=1
@@ -116,6 +117,35 @@ check: deps check-layout
 	tests/e2e/lkdtm.sh $(BUILD)/fpubench
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
 	tests/e2e/kill.sh $(BUILD)/fpubench 20
+
+# Man pages: docs/fpubench.md and docs/fpubench-<command>.md through
+# go-md2man, each command's OPTIONS from the option table (the hidden
+# `fpubench --dump-options`); the bash completion from the same table and
+# the default config's CPU setups.  `make install` installs both.
+MAN_CMDS   := run test bisect history console provenance
+MAN_PAGES  := $(BUILD)/man/fpubench.1 $(MAN_CMDS:%=$(BUILD)/man/fpubench-%.1)
+MAN_DATE   := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
+OPT_DUMP   := $(BUILD)/options.tsv
+
+$(OPT_DUMP): $(FPUBENCH)
+	$(FPUBENCH) --dump-options >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/man/%.1: docs/%.md $(OPT_DUMP) scripts/gen-man.py
+	@mkdir -p $(dir $@)
+	scripts/gen-man.py $(OPT_DUMP) $< $@ $(VERSION) $(MAN_DATE)
+
+man: $(MAN_PAGES)
+
+$(BUILD)/completion/fpubench: $(OPT_DUMP) bench/fpubench.conf scripts/gen-completion.py
+	@mkdir -p $(dir $@)
+	scripts/gen-completion.py $(OPT_DUMP) bench/fpubench.conf $@
+
+completion: $(BUILD)/completion/fpubench
+
+# Every command has its page, each option of the table is in its command's
+# man page, and the completion offers it (tests/docs.sh).
+check-docs: man completion
+	tests/docs.sh $(BUILD)
 
 # Fuzzing: libFuzzer with ASan+UBSan on the parsers that read untrusted
 # input (tests/fuzz/fuzz_*.c), each seeded with the fixtures it parses.

@@ -46,7 +46,7 @@ void error_clear(void)
 	message[0] = '\0';
 }
 
-/* README.md "Exit statuses" documents this table; keep them together. */
+/* docs/fpubench.md ("EXIT STATUS") documents this table; keep them together. */
 static const struct {
 	int code;
 	int status;

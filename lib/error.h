@@ -24,10 +24,10 @@ enum error_code {
 };
 
 /*
- * Exit statuses, documented in README.md: 0 and 1 say what the kernel did,
- * 125 that it could not be tested (`git bisect skip`), 128 and up that the
- * bench could not do its job (`git bisect run` stops).  Commands add their
- * own below 125 (bisect: 2-4).
+ * Exit statuses, documented in docs/fpubench.md: 0 and 1 say what the
+ * kernel did, 125 that it could not be tested (`git bisect skip`), 128 and
+ * up that the bench could not do its job (`git bisect run` stops).
+ * Commands add their own below 125 (bisect: 2-4).
  */
 enum exit_status {
 	EXIT_OK = 0,

@@ -23,7 +23,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 FPUBENCH=$ROOT/build/fpubench
 CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
-# The cache keys Debian's tree by its version, and builds by the tree (README "Kernel trees").
+# The cache keys Debian's tree by its version, and builds by the tree (docs/fpubench-run.md, "Kernel trees").
 TREE=$(ls -d "$CACHE"/trees/debian-6.1.* 2>/dev/null | tail -n 1)
 KEY=${TREE##*/}
 BUILDS=$CACHE/build/$KEY
@@ -646,11 +646,15 @@ zlib_s() { awk '/libz/ { print $2; exit }' "$NOTES/$1" 2>/dev/null || true; }
 nrun() { echo "n = $(count "$1"), $(spread "$1") s"; }
 
 TMP=$OUT.tmp.$$
+KEEP_MARK='<!-- the part make bench writes ends here -->'
 mkdir -p "$(dirname "$OUT")"
 {
 	echo "# fpubench benchmark results"
 	echo
 	echo "Written by \`make bench\` (scripts/bench.sh) from $START_DATE to $END_DATE."
+	echo "Generated: each \`make bench\` rewrites this file down to the line \"End of the part"
+	echo "\`make bench\` writes\", and keeps what follows it (records of other measurements, each"
+	echo "saying how it was made)."
 	echo
 	echo "- Machine: $JOBS cores, $cpu_model, $mem_total, Linux $(uname -r); $qemu_version, TCG."
 	echo "- Shared with other work: $shared."
@@ -927,6 +931,11 @@ build/fpubench provenance --repo R bench-base..main
 git -C R log --format='%(trailers)' bench-base..main; git -C R log -p bench-base..main | git -C R patch-id --stable
 EOF
 	echo '```'
+	echo
+	echo "End of the part \`make bench\` writes."
+	echo "$KEEP_MARK"
+	# What follows the mark in the file being replaced was written by hand: kept.
+	[ -f "$OUT" ] && sed -n "/^$KEEP_MARK\$/,\$p" "$OUT" | tail -n +2
 } >"$TMP"
 mv "$TMP" "$OUT"
 

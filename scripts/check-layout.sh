@@ -1,5 +1,5 @@
 #!/bin/sh
-# Checks the layers of the sources (README "How it works"): each folder may
+# Checks the layers of the sources (docs/architecture.md): each folder may
 # include only the folders listed for it, so lib/ stands alone, provenance/
 # stands on lib/ only, and bench/'s stages form no cycle.  bench/ reaches
 # provenance/ through provenance/provenance.h alone.  Every repository path

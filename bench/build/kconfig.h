@@ -24,7 +24,7 @@ struct kconfig_family {
 	int family;		/* the lowest CPU family a kernel built for it runs on */
 };
 
-/* Lowest first; README.md documents the table. */
+/* Lowest first; docs/fpubench-run.md ("Kernel trees") documents the table. */
 extern const struct kconfig_family kconfig_families[];
 extern const size_t kconfig_families_count;
 

@@ -7,7 +7,7 @@
  * result it reports, e.g. 1 for a failed cell or 2-4 for bisect's
  * outcomes) once it has done its work, or a negative error code with the
  * message set, which main() prints and maps through error_exit_status().
- * Statuses are documented in README.md ("Exit statuses").
+ * Statuses are documented in docs/fpubench.md ("EXIT STATUS").
  */
 #ifndef FPUBENCH_CMD_H
 #define FPUBENCH_CMD_H

@@ -86,6 +86,72 @@ static struct json_object *json_log(const char *path, const struct crash_scanner
 	return log;
 }
 
+#define BEGINS_WIDTH 44	/* columns of --rules' first column; longer text wraps */
+#define SKIPS_WIDTH 40
+
+/*
+ * Appends up to `width` columns of *text to line, breaking after a '|' or
+ * else at a space when it must, padded to `pad` columns; advances *text.
+ */
+static void add_cell(struct strbuf *line, const char **text, int width, int pad)
+{
+	size_t n = strlen(*text), cut = n;
+
+	for (int pass = 0; pass < 2 && cut > (size_t)width; pass++)
+		for (size_t i = (size_t)width; i > (size_t)width / 2; i--)
+			if (pass ? (*text)[i] == ' ' : (*text)[i - 1] == '|') {
+				cut = i;
+				break;
+			}
+	if (cut > (size_t)width)
+		cut = (size_t)width;
+	strbuf_addf(line, "%-*.*s", pad, (int)cut, *text);
+	*text += cut;
+	*text += strspn(*text, " ");
+}
+
+/* One rule as an aligned row, its first and last columns wrapped. */
+static void print_rule(const char *begins, const char *title, const char *skips, int title_width)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	do {
+		strbuf_reset(&line);
+		add_cell(&line, &begins, BEGINS_WIDTH, BEGINS_WIDTH + 2);
+		strbuf_addf(&line, "%-*s  ", title_width, title);
+		title = "";
+		add_cell(&line, &skips, SKIPS_WIDTH, 0);
+		while (line.len && line.buf[line.len - 1] == ' ')
+			line.buf[--line.len] = '\0';
+		puts(line.buf);
+	} while (*begins || *skips);
+	strbuf_release(&line);
+}
+
+/* console --rules: the title table (crash_rule_get()), a row a rule. */
+static int print_rules(void)
+{
+	struct crash_rule r;
+	int width = 0;
+
+	for (size_t i = 0; crash_rule_get(i, &r); i++)
+		if ((int)strlen(r.title) > width)
+			width = (int)strlen(r.title);
+	print_rule("A REPORT BEGINS WITH", "ITS TITLE", "THE RULE ALSO SKIPS", width);
+	for (size_t i = 0; crash_rule_get(i, &r); i++) {
+		char begins[sizeof(r.begins) + 4];
+
+		snprintf(begins, sizeof(begins), "%s%s", r.start ? "[^] " : "", r.begins);
+		print_rule(begins, r.title, r.skips, width);
+	}
+	printf("\nThe first rule that matches wins.  [^]: only at the start of a line, once its\n"
+	       "prefixes (printk's time and caller, syslog's) are dropped.  In a title, %%F is FUNC:\n"
+	       "the report's first frame that the rule does not skip and that is not a reporting,\n"
+	       "trap, locking, allocation, string or sanitizer helper; %%1 and %%2 are the\n"
+	       "expression's groups, %%A is Read or Write, %%K the die() line's kind, %%L the line.\n");
+	return fflush(stdout) == 0 ? EXIT_OK : error_set_errno(ERR_GENERIC, "cannot write the rules to standard output");
+}
+
 /*
  * console: each LOG's crash title, "LOG: TITLE" or "LOG: no crash".  Exits
  * 0 when no log has a crash and 1 when one has; with --json - the JSON
@@ -97,6 +163,10 @@ int cmd_console(struct options *o)
 	bool crashed = false, text = !o->json || strcmp(o->json, "-") != 0;
 	int err = 0;
 
+	if (o->rules && (o->operands.n || o->json))
+		return error_set(ERR_USAGE, "'console --rules' takes no LOG and no --json");
+	if (o->rules)
+		return print_rules();
 	if (!o->operands.n)
 		err = error_set(ERR_USAGE, "'console' needs a LOG");
 	for (size_t i = 0; i < o->operands.n && err == 0; i++) {

@@ -50,6 +50,10 @@ static int global(int argc, char **argv)
 		printf("fpubench %s\n", FPUBENCH_VERSION);
 		return EXIT_OK;
 	}
+	if (strcmp(argv[1], "--dump-options") == 0) {	/* for `make man` and `make completion` */
+		options_dump(stdout);
+		return EXIT_OK;
+	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    (strcmp(argv[1], "help") == 0 && argc == 2)) {
 		options_print_commands(stdout);

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* bisect's exit statuses (README "Bisecting"). */
+/* bisect's exit statuses (docs/fpubench-bisect.md). */
 #define BISECT_VERIFIED 0
 #define BISECT_RANGE 2
 #define BISECT_ENDS 3

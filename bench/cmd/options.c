@@ -79,6 +79,9 @@ static const struct opt opt_table[] = {
 	  "show every run" },
 	{ "json", 0, "FILE", CMD_CONSOLE | CMD_PROVENANCE, OPT_STRING, FIELD(json), 0, 0,
 	  "also write the result as JSON to FILE (- for standard output)" },
+	{ "rules", 0, NULL, CMD_CONSOLE, OPT_FLAG, FIELD(rules), 0, 0,
+	  "print the rules that begin and title a crash report, from the scanner's table, "
+	  "and no LOG" },
 	{ "cache", 0, "DIR", BUILDS | CMD_HISTORY, OPT_STRING, FIELD(cache), 0, 0,
 	  "kernel trees, builds, ccache, the libvirt root and the history (default: "
 	  "$FPUBENCH_CACHE, $XDG_CACHE_HOME/fpubench or ~/.cache/fpubench)" },
@@ -136,7 +139,7 @@ static const struct command_help commands[] = {
 	  "past runs and their cells, newest first",
 	  "Prints the newest runs of the history database, each with its cells: what\n"
 	  "each gave, what was expected and whether that was met." },
-	{ CMD_CONSOLE, "console", "fpubench console [--json FILE] LOG...",
+	{ CMD_CONSOLE, "console", "fpubench console [--json FILE] LOG...\n   or: fpubench console --rules",
 	  "find and title the crash reports in kernel console logs",
 	  "Scans each LOG (serial console, dmesg, CI log) and prints 'LOG: TITLE' with the\n"
 	  "first report's syzkaller-style title, or 'LOG: no crash'. Exits 0 when no log\n"
@@ -395,6 +398,34 @@ void options_print_commands(FILE *out)
 		fprintf(out, "  %-12s%s\n", commands[i].name, commands[i].summary);
 	fputs("\n'fpubench help COMMAND' or 'fpubench COMMAND --help' shows a command's options.\n",
 	      out);
+}
+
+void options_dump(FILE *out)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		const struct command_help *c = &commands[i];
+		const char *u = c->usage;
+
+		fprintf(out, "command\t%s\t%s\n", c->name, c->summary);
+		while (*u) {
+			size_t n = strcspn(u, "\n");
+
+			fprintf(out, "usage\t%s\t%.*s\n", c->name, (int)n, u);
+			u += n;
+			u += strspn(u, "\n");
+			u += strncmp(u, "   or: ", 7) == 0 ? 7 : 0;
+		}
+		for (size_t j = 0; j < NOPTS; j++) {
+			const struct opt *opt = &opt_table[j];
+			char short_name[3] = { '-', opt->short_name, '\0' };
+
+			if (!(opt->commands & c->cmd))
+				continue;
+			fprintf(out, "option\t%s\t%s\t--%s\t%s\t%s\n", c->name,
+				opt->short_name ? short_name : "", opt->name, opt->arg ? opt->arg : "",
+				opt->help);
+		}
+	}
 }
 
 void options_release(struct options *o)

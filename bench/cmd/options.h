@@ -69,6 +69,7 @@ struct options {
 	bool list;
 	bool all;
 	bool any_crash;		/* bisect: a crash with another title is bad, not skipped */
+	bool rules;		/* console: print the title rules instead of scanning */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;
@@ -105,6 +106,14 @@ void options_print_help(FILE *out, enum cmd command);
 
 /* Prints every command with its one-line summary. */
 void options_print_commands(FILE *out);
+
+/*
+ * Prints the table for the generators of the man pages and the shell
+ * completion (`fpubench --dump-options`), one tab-separated record a line:
+ * "command NAME SUMMARY", "usage NAME LINE" and, for each option a command
+ * takes, "option NAME -S --LONG ARG HELP" (-S and ARG empty when none).
+ */
+void options_dump(FILE *out);
 
 /*
  * Parses a whole decimal number in [min, max] into *out; -1 when s is

@@ -75,4 +75,25 @@ const struct crash *crash_scanner_report(const struct crash_scanner *s, size_t i
 
 void crash_scanner_free(struct crash_scanner *s);
 
+/*
+ * One rule of the title table, in the order the rules are tried, for
+ * people to read (`fpubench console --rules`).  `begins` is the text that
+ * begins a report, or the POSIX ERE a line matches from that text on;
+ * `title` the template: %1 and %2 the ERE's groups, %F the frame the
+ * report is named after (FUNC), %A Read or Write, %K the die() line's
+ * kind, %L the line from its header on.  `skips` says which frames the
+ * rule passes over besides those no title is named after (an ERE, a
+ * phrase, both, or ""); `start`: `begins` counts only at the start of a
+ * line.  `title` is static.
+ */
+struct crash_rule {
+	char begins[320];
+	const char *title;
+	char skips[320];
+	bool start;
+};
+
+/* Fills *rule with the i-th rule; false past the last. */
+bool crash_rule_get(size_t i, struct crash_rule *rule);
+
 #endif

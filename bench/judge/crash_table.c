@@ -1,8 +1,11 @@
 #include "crash_table.h"
 
+#include "crash.h"
+
 #include "lib/strbuf.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #define STACK_RIP .parts = { RIP, TRACE, FRAMES }
@@ -390,3 +393,39 @@ void crash_rx_ready(void)
 const size_t crash_nframe_prefixes = sizeof(crash_frame_prefixes) / sizeof(crash_frame_prefixes[0]);
 const size_t crash_nhung_skip = sizeof(crash_hung_skip) / sizeof(crash_hung_skip[0]);
 const size_t crash_nheader_starts = sizeof(crash_header_starts) / sizeof(crash_header_starts[0]);
+
+/* What an extractor passes over, in words (crash_rule_get()). */
+static const char *extractor_skips(enum extractor ex)
+{
+	switch (ex) {
+	case EX_STALL:
+		return "the frames from the dispatcher (syscall, workqueue...) on";
+	case EX_HUNG:
+		return "the scheduler, sleep and lock helpers";
+	case EX_FIRST:
+		break;
+	}
+	return NULL;
+}
+
+bool crash_rule_get(size_t i, struct crash_rule *rule)
+{
+	size_t n = sizeof(crash_formats) / sizeof(crash_formats[0]);
+	const struct format *f = i < n ? &crash_formats[i] : i == n ? &crash_die_format : NULL;
+	const char *phrase;
+
+	if (!f)
+		return false;
+	if (!f->header)
+		snprintf(rule->begins, sizeof(rule->begins), "any other die() line: STR: 0000 [#1]");
+	else if (!f->re || f->re[0] == '^')
+		snprintf(rule->begins, sizeof(rule->begins), "%s", f->re ? f->re : f->header);
+	else
+		snprintf(rule->begins, sizeof(rule->begins), "%s ... %s", f->header, f->re);
+	rule->title = f->title;
+	phrase = extractor_skips(f->ex);
+	snprintf(rule->skips, sizeof(rule->skips), "%s%s%s", f->skip ? f->skip : "",
+		 f->skip && phrase ? "; " : "", phrase ? phrase : "");
+	rule->start = f->flags & F_START;
+	return true;
+}

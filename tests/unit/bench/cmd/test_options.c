@@ -109,6 +109,45 @@ static void test_help_from_the_table(void **state)
 	assert_int_equal(options_command("bisec"), 0);
 }
 
+/* --dump-options, what the man pages and the completion are made from, holds each command's rows. */
+static void test_dump_holds_every_row(void **state)
+{
+	static const enum cmd cmds[] = { CMD_RUN, CMD_TEST, CMD_BISECT, CMD_HISTORY, CMD_CONSOLE,
+					 CMD_PROVENANCE };
+	static char dump[65536], help[16384];
+	FILE *f = fmemopen(dump, sizeof(dump) - 1, "w");
+
+	(void)state;
+	options_dump(f);
+	fclose(f);
+	assert_non_null(strstr(dump, "command\tconsole\tfind and title the crash reports"));
+	assert_non_null(strstr(dump, "\nusage\tconsole\tfpubench console --rules\n"));
+	assert_non_null(strstr(dump, "\noption\ttest\t-p\t--patch\tFILE\tapply this patch"));
+	assert_non_null(strstr(dump, "\noption\tconsole\t\t--rules\t\tprint the rules"));
+	assert_null(strstr(dump, "\noption\thistory\t-p\t"));
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		const char *name = NULL, *p = help;
+		char prefix[32];
+		size_t in_help = 0, in_dump = 0;
+
+		f = fmemopen(help, sizeof(help) - 1, "w");
+		options_print_help(f, cmds[i]);
+		fclose(f);
+		/* An option's line: "  -j, --jobs N" or "      --cpu SETUP", not a wrapped help line. */
+		while ((p = strstr(p, "\n  ")) && *(p += 3))
+			in_help += strspn(p, " ") <= 4 && p[strspn(p, " ")] == '-';
+		for (const char *w = "run\0test\0bisect\0history\0console\0provenance\0"; *w;
+		     w += strlen(w) + 1)
+			if (options_command(w) == cmds[i])
+				name = w;
+		snprintf(prefix, sizeof(prefix), "\noption\t%s\t", name);
+		for (p = dump; (p = strstr(p, prefix)); p++)
+			in_dump++;
+		assert_true(in_help > 0);
+		assert_int_equal(in_dump, in_help);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +155,7 @@ int main(void)
 		cmocka_unit_test(test_errors_name_the_option),
 		cmocka_unit_test(test_strict_numbers),
 		cmocka_unit_test(test_help_from_the_table),
+		cmocka_unit_test(test_dump_holds_every_row),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
