@@ -12,7 +12,7 @@
  * blob ids of their index line (abbreviated as git abbreviates them),
  * one SHA-1 per file, summed.  git_diff_patchid() is not used because
  * libgit2 1.5 leaves out binary files and hunkless new files and so
- * disagrees with git there (see test_provenance_patchid.c).
+ * disagrees with git there (tests/unit/provenance/test_patchid.c).
  *
  * An all-zero id means "no patch-id": a merge, or a commit that changes
  * nothing, as `git patch-id` prints nothing for those.
