@@ -261,11 +261,11 @@ check "--version names the commit the bench was built from" \
 check "test --list names what each test guards" \
 	sh -c "'$FPUBENCH' test --list | grep -q '^fpu_seed  *f994d99cf140 (\"x86-32, fpu: Fix FPU exception'"
 printf '[run]\njbos = 2\n' >"$WORK/bad.conf"
-check "a malformed config file exits 135" status_is 135 "$FPUBENCH" run --config "$WORK/bad.conf"
+check "a malformed config file exits 128" status_is 128 "$FPUBENCH" run --config "$WORK/bad.conf"
 check "the error names the file and line" \
 	grep -q "^fpubench: '$WORK/bad.conf' line 2: unknown key 'jbos' in \[run\]$" "$WORK/err"
-check "an archive that is not mail exits 135" \
-	status_is 135 "$FPUBENCH" provenance --repo "$TREE" --archive "$ROOT/README.md" refs/fpubench/base
+check "an archive that is not mail exits 128" \
+	status_is 128 "$FPUBENCH" provenance --repo "$TREE" --archive "$ROOT/README.md" refs/fpubench/base
 check "the error names the archive" grep -q "^fpubench: archive '$ROOT/README.md' holds no mail" "$WORK/err"
 mkdir -p "$WORK/patches"
 cp "$ROOT"/patches/*.patch "$ROOT/patches/series" "$ROOT/patches/variants" "$WORK/patches/"
