@@ -52,7 +52,7 @@ static const struct {
 	int status;
 } exit_table[] = {
 	{ 0, EXIT_OK },
-	{ ERR_NOTFOUND, EXIT_NOTFOUND },
+	{ ERR_NOTFOUND, EXIT_INPUT },
 	{ ERR_USAGE, EXIT_USAGE },
 	{ ERR_APPLY, EXIT_UNTESTABLE },
 	{ ERR_BUILD, EXIT_UNTESTABLE },

@@ -33,13 +33,12 @@ enum exit_status {
 	EXIT_OK = 0,
 	EXIT_FAILED = 1,	/* a cell failed or missed its expectation */
 	EXIT_UNTESTABLE = 125,	/* patch or build failed: `git bisect skip` */
-	EXIT_NOTFOUND = 128,	/* a named input is missing */
+	EXIT_INPUT = 128,	/* a named input is missing or malformed */
 	EXIT_USAGE = 129,	/* as git's */
 	EXIT_CONFIG = 131,
 	EXIT_CPU = 132,
 	EXIT_CACHE = 133,
 	EXIT_LIBVIRT = 134,
-	EXIT_INPUT = 135,
 	EXIT_INTERNAL = 136,
 	EXIT_INTERRUPTED = 130,	/* 128 + SIGINT; a signal's own status when known */
 };

@@ -243,6 +243,32 @@ int file_write_output(const char *path, const void *data, size_t len)
 	return 0;
 }
 
+int file_output_check(const char *path, const char *what)
+{
+	char *dir;
+	struct stat st;
+	int err = 0;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
+		err = error_set(ERR_INPUT, "cannot write %s '%s': no directory '%s'", what, path, dir);
+	else if (access(dir, W_OK) < 0)
+		err = error_set_errno(ERR_INPUT, "cannot write %s '%s'", what, path);
+	else if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		err = error_set(ERR_INPUT, "cannot write %s '%s': it is a directory", what, path);
+	free(dir);
+	return err;
+}
+
 char *path_temp(const char *name)
 {
 	const char *tmp = getenv("TMPDIR");

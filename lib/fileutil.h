@@ -39,6 +39,13 @@ int file_write_atomic(const char *path, const void *data, size_t len);
 int file_write_output(const char *path, const void *data, size_t len);
 
 /*
+ * Whether file_write_output() can write path, checked before the work that
+ * makes the output: "-", or a path whose directory exists and is writable and
+ * that is no directory itself.  0, or ERR_INPUT naming path as `what` says.
+ */
+int file_output_check(const char *path, const char *what);
+
+/*
  * An atomic write in pieces, for files too big to hold in memory first:
  * file_atomic_begin(), then any number of file_atomic_add() and
  * file_atomic_add_file(), then file_atomic_commit(), which puts the file in

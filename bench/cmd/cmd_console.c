@@ -2,6 +2,7 @@
 
 #include "judge/crash.h"
 #include "lib/error.h"
+#include "lib/fileutil.h"
 #include "lib/jsonw.h"
 #include "lib/strbuf.h"
 
@@ -14,16 +15,18 @@
 #define CHUNK (64 * 1024)	/* bytes read at once: a log of any size streams through */
 
 /*
- * Feeds the log at path to s line by line.  A line longer than
- * CRASH_LINE_MAX is read up to that length (the scanner reads no more).
+ * Feeds the log at path ("-": standard input) to s line by line.  A line
+ * longer than CRASH_LINE_MAX is read up to that length (the scanner reads
+ * no more).
  */
 static int scan_log(const char *path, struct crash_scanner *s)
 {
 	char *chunk, line[CRASH_LINE_MAX];
 	size_t len = 0;
 	bool pending = false;	/* a line has begun */
+	bool in = strcmp(path, "-") == 0;
 	ssize_t got;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = in ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 && errno == ENOENT)
 		return error_set(ERR_NOTFOUND, "log '%s' is missing", path);
@@ -53,14 +56,16 @@ static int scan_log(const char *path, struct crash_scanner *s)
 		int err = error_set_errno(ERR_INPUT, "cannot read log '%s'", path);
 
 		free(chunk);
-		close(fd);
+		if (!in)
+			close(fd);
 		return err;
 	}
 	if (pending)
 		crash_scanner_line(s, line, len);
 	crash_scanner_finish(s);
 	free(chunk);
-	close(fd);
+	if (!in)
+		close(fd);
 	return 0;
 }
 
@@ -153,9 +158,9 @@ static int print_rules(void)
 }
 
 /*
- * console: each LOG's crash title, "LOG: TITLE" or "LOG: no crash".  Exits
- * 0 when no log has a crash and 1 when one has; with --json - the JSON
- * takes the place of those lines on standard output.
+ * console: each LOG's crash title, "LOG: TITLE" or "LOG: no crash" (LOG "-"
+ * is standard input).  Exits 0 when no log has a crash and 1 when one has;
+ * with --json - the JSON takes the place of those lines on standard output.
  */
 int cmd_console(struct options *o)
 {
@@ -169,6 +174,8 @@ int cmd_console(struct options *o)
 		return print_rules();
 	if (!o->operands.n)
 		err = error_set(ERR_USAGE, "'console' needs a LOG");
+	else if (o->json)
+		err = file_output_check(o->json, "--json");
 	for (size_t i = 0; i < o->operands.n && err == 0; i++) {
 		const char *path = o->operands.v[i];
 		struct crash_scanner *s = crash_scanner_new();

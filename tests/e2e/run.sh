@@ -267,6 +267,14 @@ check "the error names the file and line" \
 check "an archive that is not mail exits 128" \
 	status_is 128 "$FPUBENCH" provenance --repo "$TREE" --archive "$ROOT/README.md" refs/fpubench/base
 check "the error names the archive" grep -q "^fpubench: archive '$ROOT/README.md' holds no mail" "$WORK/err"
+check "console reads a log from standard input, named '-'" \
+	sh -c "printf 'BUG: kernel NULL pointer dereference, address: 00000000\nEIP: f+0x1/0x2\n' |
+	'$FPUBENCH' console - | grep -qx -- '-: BUG: unable to handle kernel NULL pointer dereference in f'"
+check "console --json to a missing directory exits 128 before it prints a result" \
+	status_is 128 "$FPUBENCH" console --json /nonexistent/x.json "$ROOT/README.md"
+check "the error names the --json path, and nothing was printed" \
+	sh -c "grep -qx \"fpubench: cannot write --json '/nonexistent/x.json': no directory '/nonexistent'\" '$WORK/err' &&
+	! test -s '$WORK/out'"
 mkdir -p "$WORK/patches"
 cp "$ROOT"/patches/*.patch "$ROOT/patches/series" "$ROOT/patches/variants" "$WORK/patches/"
 cp "$FIX/config/dropped-option.config" "$WORK/patches/fpu.config"

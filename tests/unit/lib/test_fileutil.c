@@ -273,6 +273,24 @@ static void test_full_tmpfs(void **state)
 }
 
 /* Scratch files follow TMPDIR, as mktemp(1) does; an empty one means unset. */
+/* An output path is checked before the work: its directory must be there and writable. */
+static void test_output_check_names_the_path(void **state)
+{
+	struct fixture *fx = *state;
+	char *missing = xasprintf("%s/no-such-dir/x.json", fx->dir);
+
+	assert_int_equal(file_output_check("-", "--json"), 0);
+	assert_int_equal(file_output_check(fx->path, "--json"), 0);
+	assert_int_equal(file_output_check("relative.json", "--json"), 0);
+	assert_int_equal(file_output_check(missing, "--json"), ERR_INPUT);
+	assert_non_null(strstr(error_last(), "cannot write --json '"));
+	assert_non_null(strstr(error_last(), "no-such-dir/x.json': no directory '"));
+	assert_int_equal(file_output_check(fx->dir, "--json"), ERR_INPUT);
+	assert_non_null(strstr(error_last(), "it is a directory"));
+	assert_int_equal(file_output_check("/x.json", "--json"), geteuid() == 0 ? 0 : ERR_INPUT);
+	free(missing);
+}
+
 static void test_path_temp(void **state)
 {
 	char *path;
@@ -298,6 +316,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_full_tmpfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_in_pieces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_copy_fails_whole, setup, teardown),
+			cmocka_unit_test_setup_teardown(test_output_check_names_the_path, setup, teardown),
 			cmocka_unit_test(test_path_temp),
 	};
 

@@ -236,9 +236,9 @@ static void test_usage_and_input_errors(void **state)
 	assert_int_equal(run(fx, bad_option), EXIT_USAGE);
 	assert_int_equal(run(fx, bad_rev), EXIT_USAGE);
 	assert_non_null(strstr(error_last(), "unknown revision 'no-such-branch'"));
-	assert_int_equal(run(fx, no_repo), EXIT_NOTFOUND);
+	assert_int_equal(run(fx, no_repo), EXIT_INPUT);
 	assert_non_null(strstr(error_last(), "cannot open repository '/nonexistent/repo'"));
-	assert_int_equal(run(fx, no_archive), EXIT_NOTFOUND);
+	assert_int_equal(run(fx, no_archive), EXIT_INPUT);
 	assert_non_null(strstr(error_last(), "cannot read archive '" FIXTURES "absent.mbox'"));
 }
 

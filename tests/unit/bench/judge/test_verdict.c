@@ -41,8 +41,10 @@ static void test_exit_statuses(void **state)
 	assert_true(error_exit_status(ERR_USAGE) >= 128);
 	assert_true(error_exit_status(ERR_LIBVIRT) >= 128);
 	assert_true(error_exit_status(ERR_GENERIC) >= 128);
-	/* Each bad input has its own status. */
-	const int codes[] = { ERR_NOTFOUND, ERR_CONFIG, ERR_CPU, ERR_CACHE, ERR_LIBVIRT, ERR_INPUT,
+	/* A missing input and a malformed one are both bad input; every other kind has its own status. */
+	assert_int_equal(error_exit_status(ERR_NOTFOUND), 128);
+	assert_int_equal(error_exit_status(ERR_INPUT), 128);
+	const int codes[] = { ERR_NOTFOUND, ERR_CONFIG, ERR_CPU, ERR_CACHE, ERR_LIBVIRT,
 			      ERR_USAGE, ERR_GENERIC };
 	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
 		for (size_t j = i + 1; j < sizeof(codes) / sizeof(codes[0]); j++)
