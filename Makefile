@@ -122,7 +122,7 @@ check: deps check-layout
 # go-md2man, each command's OPTIONS from the option table (the hidden
 # `fpubench --dump-options`); the bash completion from the same table and
 # the default config's CPU setups.  `make install` installs both.
-MAN_CMDS   := run test bisect history console provenance
+MAN_CMDS   := run test bisect history console provenance tree
 MAN_PAGES  := $(BUILD)/man/fpubench.1 $(MAN_CMDS:%=$(BUILD)/man/fpubench-%.1)
 MAN_DATE   := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 OPT_DUMP   := $(BUILD)/options.tsv

@@ -2,6 +2,7 @@
 #include "nightly_bisect.h"
 
 #include "build/series.h"
+#include "build/variants.h"
 #include "lib/date.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -246,7 +247,7 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 					o->patches);
 			goto out;
 		}
-		if ((err = kernel_tree_apply_series(s->tree, series, v->npatches, &commit)) < 0)
+		if ((err = variants_commit(s->tree, series, v, &commit)) < 0)
 			goto out;
 		for (size_t i = 0; i < o->patch_files.n; i++) {
 			git_oid parent = commit;
@@ -274,7 +275,7 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 			wanted |= strcmp(o->variants.v[j], v->name) == 0;
 		if (!wanted)
 			continue;
-		if ((err = kernel_tree_apply_series(s->tree, series, v->npatches, &commit)) < 0 ||
+		if ((err = variants_commit(s->tree, series, v, &commit)) < 0 ||
 		    (err = session_add_kernel(s, v->name, &commit, fragment)) < 0)
 			goto out;
 	}

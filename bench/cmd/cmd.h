@@ -46,6 +46,7 @@ int cmd_bisect(struct options *o);
 int cmd_history(struct options *o);
 int cmd_console(struct options *o);
 int cmd_provenance(struct options *o);
+int cmd_tree(struct options *o);
 
 /*
  * What run, test, bisect and history share: fills what the command line

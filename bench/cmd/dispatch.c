@@ -24,6 +24,7 @@ static const struct {
 	{ CMD_HISTORY, cmd_history, false },
 	{ CMD_CONSOLE, cmd_console, true },
 	{ CMD_PROVENANCE, cmd_provenance, true },
+	{ CMD_TREE, cmd_tree, false },
 };
 
 static void on_signal(int sig)

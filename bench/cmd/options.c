@@ -82,12 +82,12 @@ static const struct opt opt_table[] = {
 	{ "rules", 0, NULL, CMD_CONSOLE, OPT_FLAG, FIELD(rules), 0, 0,
 	  "print the rules that begin and title a crash report, from the scanner's table, "
 	  "and no LOG" },
-	{ "cache", 0, "DIR", BUILDS | CMD_HISTORY, OPT_STRING, FIELD(cache), 0, 0,
+	{ "cache", 0, "DIR", BUILDS | CMD_HISTORY | CMD_TREE, OPT_STRING, FIELD(cache), 0, 0,
 	  "kernel trees, builds, ccache, the libvirt root and the history (default: "
 	  "$FPUBENCH_CACHE, $XDG_CACHE_HOME/fpubench or ~/.cache/fpubench)" },
-	{ "patches", 0, "DIR", BUILDS, OPT_STRING, FIELD(patches), 0, 0,
+	{ "patches", 0, "DIR", BUILDS | CMD_TREE, OPT_STRING, FIELD(patches), 0, 0,
 	  "where series, variants and fpu.config are (default: the repository's patches/)" },
-	{ "tarball", 0, "FILE", CMD_RUN | CMD_TEST, OPT_STRING, FIELD(tarball), 0, 0,
+	{ "tarball", 0, "FILE", CMD_RUN | CMD_TEST | CMD_TREE, OPT_STRING, FIELD(tarball), 0, 0,
 	  "the kernel source tarball (default: $FPUBENCH_TARBALL or "
 	  "/usr/src/linux-source-6.1.tar.xz)" },
 	{ "results", 0, "DIR", BUILDS, OPT_STRING, FIELD(results), 0, 0,
@@ -151,6 +151,12 @@ static const struct command_help commands[] = {
 	  "For each commit: its trailers, Link message-ids and lore URLs, history\n"
 	  "references and patch-id; with mail archives, the postings that match it, how\n"
 	  "they matched and the earlier versions of the series." },
+	{ CMD_TREE, "tree", "fpubench tree [OPTION]...",
+	  "the cached kernel tree and the commit of each variant, to write patches against",
+	  "Opens (extracting it the first time) the kernel tree the series applies to and\n"
+	  "prints its path, its version, its pristine base and each variant's commit, named\n"
+	  "refs/fpubench/variants/NAME in the tree's repository. A patch for 'test --patch'\n"
+	  "is written against refs/fpubench/variants/patched." },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

@@ -36,6 +36,7 @@ enum cmd {
 	CMD_HISTORY = 1 << 3,
 	CMD_CONSOLE = 1 << 4,
 	CMD_PROVENANCE = 1 << 5,
+	CMD_TREE = 1 << 6,
 };
 
 /* A repeatable option's values, in command-line order. */
