@@ -37,6 +37,7 @@ struct open_report {
 	bool complete;		/* its end was seen */
 	bool bad_ip;		/* its RIP line had no function: a bare or null address */
 	bool injected;		/* a fault injection's frame came among its frames */
+	bool stamped;		/* its first line had a printk timestamp: it takes only such lines */
 };
 
 struct crash_scanner {
@@ -144,9 +145,9 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 {
 	const struct part *pl = which ? o->f->parts2 : o->f->parts;
 	const struct part *p = &pl[o->part[which]];
-	const char *func, *q;
+	const char *func, *q, *two[2];
 	bool guess = false;
-	size_t n;
+	size_t n, twon[2];
 
 	switch (p->kind) {
 	case P_END:
@@ -156,6 +157,11 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 			o->part[which]++;
 		} else if ((n = crash_frame_at(text, &func, &guess))) {
 			frame_add(o, which, func, n, guess, false);
+			o->after_frame[which] = true;
+			return;
+		} else if (crash_arm_frames_at(text, two, twon)) {
+			frame_add(o, which, two[0], twon[0], false, false);
+			frame_add(o, which, two[1], twon[1], false, false);
 			o->after_frame[which] = true;
 			return;
 		} else if (o->after_frame[which] && o->guessed[which].n) {
@@ -514,7 +520,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 
 static void report_begin(struct crash_scanner *s, const struct format *f, const regex_t *skip,
 			 const char *text, const char *at, const regmatch_t m[3], const char *ctx,
-			 const char *kind)
+			 const char *kind, bool stamped)
 {
 	struct open_report *o = NULL;
 
@@ -538,6 +544,7 @@ static void report_begin(struct crash_scanner *s, const struct format *f, const 
 	s->reports[o->index] = (struct crash){ NULL, s->line_no, s->line_no, false };
 	o->f = f;
 	o->skip = skip;
+	o->stamped = stamped;
 	snprintf(o->ctx, sizeof(o->ctx), "%s", ctx);
 	for (int g = 0; g < 2; g++)
 		if (m[g + 1].rm_so >= 0)
@@ -635,7 +642,11 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		return -1;
 	}
 	if (!f) {
-		if (o)
+		/*
+		 * A line without the timestamp of a report that has them is no
+		 * printk of it (the fuzzer's own output, a shell's), nor the reverse.
+		 */
+		if (o && o->stamped == stamped)
 			report_feed(s, o, text);
 		return -1;
 	}
@@ -648,9 +659,10 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		return -1;
 	}
 	if (f == &crash_die_format)
-		report_begin(s, f, NULL, text, at, m, ctx, kind);
+		report_begin(s, f, NULL, text, at, m, ctx, kind, stamped);
 	else
-		report_begin(s, f, f->skip ? &crash_rx.format_skip[f - crash_formats] : NULL, text, at, m, ctx, "");
+		report_begin(s, f, f->skip ? &crash_rx.format_skip[f - crash_formats] : NULL, text, at, m, ctx, "",
+			     stamped);
 	return (long)(s->nreports - 1);
 }
 

@@ -90,7 +90,7 @@ static const char *eat_dmesg_level(const char *p)
 
 /*
  * The text of a log line without its prefixes: "** N printk messages
- * dropped **", syslog's "<N>", a journal's "Mon DD HH:MM:SS host kernel: ",
+ * dropped **", a login prompt, syslog's "<N>", a journal's "Mon DD HH:MM:SS host kernel: ",
  * printk's timestamp (*stamped: there was one) and caller id (into ctx, ""
  * without one).
  */
@@ -105,6 +105,10 @@ const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX], bool *stamped
 		if (q)
 			p = q + strlen(" printk messages dropped ** ");
 	}
+	/* The getty's prompt, "HOST login: ", that the kernel's line went on printing after. */
+	k = strstr(p, " login: ");
+	if (k && k - p < 64 && !memchr(p, '[', (size_t)(k - p)))
+		p = k + strlen(" login: ");
 	k = strstr(p, " kernel: ");
 	if (k && k - p < 64 && !memchr(p, '[', (size_t)(k - p)) && strchr(p, ':') < k)
 		p = k + strlen(" kernel: ");
@@ -185,6 +189,28 @@ size_t crash_frame_at(const char *p, const char **func, bool *guess)
 		p += 2;
 	*func = p;
 	return func_at(p);
+}
+
+/*
+ * An ARM frame line, "[<pc>] (f) from [<pc>] (g+0x1/0x2)": the unwinder
+ * names each frame with its caller, so the line holds two, f (whole, as
+ * "f.part.0") and g.  Returns whether it is one.
+ */
+bool crash_arm_frames_at(const char *p, const char *func[2], size_t n[2])
+{
+	while (*p == ' ')
+		p++;
+	if (!eat_pc(&p) || !eat(&p, " ("))
+		return false;
+	func[0] = p;
+	for (n[0] = 0; crash_is_ident(p[n[0]]) || p[n[0]] == '.'; n[0]++)
+		;
+	p += n[0];
+	if (!n[0] || !eat(&p, ") from ") || !eat_pc(&p) || !eat(&p, " ("))
+		return false;
+	func[1] = p;
+	n[1] = func_at(p);
+	return n[1] != 0;
 }
 
 /* The function after "[<pc>] "s at p, if any. */

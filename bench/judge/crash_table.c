@@ -180,6 +180,9 @@ const struct format crash_formats[] = {
 	{ "divide_error: ", NULL, "divide error in %F", .parts = { RIP } },
 	{ "invalid opcode: ", NULL, "invalid opcode in %F", .parts = { RIP }, .flags = F_CONTINUES },
 	{ "Internal error:", NULL, "Internal error in %F", STACK_RIP, .flags = F_CONTINUES | F_START },
+	/* ARM's own fault lines, before its "Internal error:". */
+	{ "Unhandled fault:", NULL, "Unhandled fault in %F", STACK_RIP, .flags = F_START },
+	{ "Alignment trap:", NULL, "Alignment trap in %F", STACK_RIP, .flags = F_START },
 
 	/* Panics: of their own only without a report before (see crash.h). */
 	{ PANIC "stack-protector:", NULL, "kernel panic: stack is corrupted in %F",
@@ -202,8 +205,9 @@ const struct format crash_formats[] = {
 	{ PANIC, "^" PANIC "(.*)$", "kernel panic: %1", .flags = F_PANIC | F_CONTINUES },
 
 	/* Others syzkaller knows. */
+	/* Repeated every 10 s while a device hangs: inside another report it is only interleaved. */
 	{ "unregister_netdevice: waiting for ", "^unregister_netdevice: waiting for .* to become free",
-	  "unregister_netdevice: waiting for DEV to become free" },
+	  "unregister_netdevice: waiting for DEV to become free", .flags = F_CONTINUES },
 	{ "VFS: Close: file count is 0", NULL, "VFS: Close: file count is zero (use-after-free)" },
 	{ "VFS: Busy inodes after unmount", NULL, "VFS: Busy inodes after unmount (use-after-free)" },
 	/* The decompressor's line once the kernel had run (the log's own boot is passed over). */
@@ -341,6 +345,7 @@ const char *const crash_header_starts[] = {
 	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
 	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
 	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel", "SYZFAIL:", "SYZFATAL:",
+	"Unhandled fault:", "Alignment trap:",
 };
 
 

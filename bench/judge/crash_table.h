@@ -115,6 +115,7 @@ void crash_rx_ready(void);
 /* Reading one line of a report (crash_line.c). */
 bool crash_is_ident(char c);
 size_t crash_frame_at(const char *p, const char **func, bool *guess);
+bool crash_arm_frames_at(const char *p, const char *func[2], size_t n[2]);
 size_t crash_func_after(const char *p, const char **func);
 size_t crash_name_after(const char *p, const char **func);
 bool crash_rip_at(const char *text, const char **func, size_t *n);
