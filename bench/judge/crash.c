@@ -492,6 +492,16 @@ static bool starts_message(const char *text, const char *h)
 	return p > text && p[0] == ':' && p[1] == ' ' && p + 2 == h;
 }
 
+/*
+ * Whether a header counts only as a word of its own ("DEBUG:" is not
+ * "BUG:"); a lowercase phrase ("general protection fault") counts glued to
+ * the text of a line that printk never ended, as syzkaller finds it anywhere.
+ */
+static bool needs_word(const char *header)
+{
+	return crash_is_ident(header[0]) && !(header[0] >= 'a' && header[0] <= 'z' && strchr(header, ' '));
+}
+
 /* The format of a report that text begins, or NULL. */
 static const struct format *match(const char *text, regmatch_t m[3], const char **at)
 {
@@ -501,7 +511,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 		const struct format *f = &crash_formats[i];
 		const char *h = strstr(text, f->header);
 
-		while (h && h > text && crash_is_ident(f->header[0]) && crash_is_ident(h[-1]))
+		while (h && h > text && needs_word(f->header) && crash_is_ident(h[-1]))
 			h = strstr(h + 1, f->header);
 		if (!h || ((f->flags & F_START) && !starts_message(text, h)))
 			continue;

@@ -173,7 +173,8 @@ static bool eat_pc(const char **p)
 
 /*
  * A stack frame line, " [<pc>] f+0x1/0x2 ...": f's length, or 0.  A
- * questionable frame (" ? f+...", the unwinder's guess) sets *guess.
+ * questionable frame (" ? f+...", the unwinder's guess, or powerpc's
+ * "f+... (unreliable)") sets *guess.
  */
 size_t crash_frame_at(const char *p, const char **func, bool *guess)
 {
@@ -187,6 +188,8 @@ size_t crash_frame_at(const char *p, const char **func, bool *guess)
 	*guess = p[0] == '?' && p[1] == ' ';
 	if (*guess)
 		p += 2;
+	else
+		*guess = strstr(p, " (unreliable)") != NULL;	/* powerpc's guess */
 	*func = p;
 	return func_at(p);
 }
@@ -245,12 +248,13 @@ size_t crash_name_after(const char *p, const char **func)
 
 /*
  * An instruction pointer line (syzkaller's linuxRipFrame): "RIP: 0010:f+...",
- * "EIP: f+...", "EIP is at f+...", "IP: [<pc>] f+...", "pc : f+...".
+ * "EIP: f+...", "EIP is at f+...", "IP: [<pc>] f+...", "pc : f+...", powerpc's
+ * "NIP [pc] f+...".
  * Returns whether the line is one; *n is f's length, 0 for a bare address.
  */
 bool crash_rip_at(const char *text, const char **func, size_t *n)
 {
-	static const char *const marks[] = { "IP: ", "IP is at ", "pc : ", "PC is at " };
+	static const char *const marks[] = { "IP: ", "IP is at ", "pc : ", "PC is at ", "NIP " };
 
 	*n = 0;
 	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
