@@ -36,8 +36,9 @@ struct open_report {
 	long lines;
 	bool complete;		/* its end was seen */
 	bool bad_ip;		/* its RIP line had no function: a bare or null address */
-	bool injected;		/* a fault injection's frame came among its frames */
+	bool injected[2];	/* a fault injection's frame came among parts[i]'s frames */
 	bool stamped;		/* its first line had a printk timestamp: it takes only such lines */
+	bool trailing;		/* another report of its caller id began inside it (trail_feed()) */
 };
 
 struct crash_scanner {
@@ -116,7 +117,7 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 
 	if (!guess && !raw) {
 		copy_text(name, sizeof(name), func, n);
-		o->injected |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
+		o->injected[which] |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
 	}
 	for (int l = 0; l < 2; l++) {
 		struct frames *fr = lists[l];
@@ -358,12 +359,12 @@ static void normalize(struct strbuf *sb, bool nums)
 	*sb = out;
 }
 
-static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
+/* The frame that names the report, or NULL. */
+static const char *frame_of(const struct open_report *o, bool guesses)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *frame = o->injected ? NULL : extract(o, &o->frames[0]);
+	const char *frame = o->injected[0] ? NULL : extract(o, &o->frames[0]);
 
-	if (!frame && !o->injected)
+	if (!frame && !o->injected[1])
 		frame = extract(o, &o->frames[1]);
 	/*
 	 * Only guesses ("? f"): syzkaller never names a report after one, but
@@ -371,12 +372,20 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	 * they do, unless the instruction pointer was garbage and the guesses
 	 * start from garbage too.
 	 */
-	if (!frame && guesses && !o->bad_ip && !o->injected)
+	if (!frame && guesses && !o->bad_ip && !o->injected[0])
 		frame = extract(o, &o->guessed[0]);
-	if (!frame && guesses && !o->bad_ip && !o->injected)
+	if (!frame && guesses && !o->bad_ip && !o->injected[1])
 		frame = extract(o, &o->guessed[1]);
 	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
 		frame = o->header_func;
+	return frame;
+}
+
+static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *frame = frame_of(o, guesses);
+
 	if ((o->f->flags & F_ACCESS) && !o->access[0]) {
 		/* The access line never came: syzkaller's "KASAN: %1" of a cut report. */
 		strbuf_addf(&sb, "KASAN: %s", o->line + strlen("BUG: KASAN: "));
@@ -435,7 +444,7 @@ static struct open_report *report_of(struct crash_scanner *s, const char *ctx)
 	for (int i = 0; i < CRASH_OPEN; i++) {
 		struct open_report *o = &s->open[i];
 
-		if (!o->used)
+		if (!o->used || o->trailing)
 			continue;
 		if (ctx[0] && o->ctx[0])
 			if (strcmp(o->ctx, ctx) == 0)
@@ -463,6 +472,25 @@ static void report_feed(struct crash_scanner *s, struct open_report *o, const ch
 	if (crash_is_end_marker(text) || o->lines >= CRASH_REPORT_LINES) {
 		o->complete = true;
 		report_close(s, o, false);
+	}
+}
+
+/*
+ * With caller ids, syzkaller reads a report to the end of its context's
+ * lines, later reports of that context included: one that another report
+ * began inside before it had its frame goes on reading them (trailing)
+ * until it has one or ends.
+ */
+static void trail_feed(struct crash_scanner *s, const char *ctx, bool stamped, const char *text)
+{
+	for (int i = 0; i < CRASH_OPEN && ctx[0]; i++) {
+		struct open_report *o = &s->open[i];
+
+		if (!o->used || !o->trailing || o->stamped != stamped || strcmp(o->ctx, ctx) != 0)
+			continue;
+		report_feed(s, o, text);
+		if (o->used && frame_of(o, s->i386))
+			report_close(s, o, false);
 	}
 }
 
@@ -629,6 +657,7 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		replay(s);
 		return -1;
 	}
+	trail_feed(s, ctx, stamped, text);
 	o = report_of(s, ctx);
 	f = match(text, m, &at);
 	if (!f && may_match(text) && crash_die_kind(text, kind, sizeof(kind))) {
@@ -661,8 +690,11 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		return -1;
 	}
 	if (o && (!o->ctx[0] || !ctx[0] || strcmp(o->ctx, ctx) == 0)) {
-		o->complete = true;	/* the next report ends it */
-		report_close(s, o, false);
+		o->complete = true;	/* the next report ends it, or, of its caller id, only follows it */
+		if (o->ctx[0] && ctx[0] && !frame_of(o, s->i386))
+			o->trailing = true;
+		else
+			report_close(s, o, false);
 	}
 	if (s->nreports == CRASH_MAX_REPORTS) {
 		s->dropped++;
