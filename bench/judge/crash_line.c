@@ -337,7 +337,10 @@ bool crash_is_end_marker(const char *text)
 	return strncmp(text, "==========", 10) == 0;
 }
 
-/* A die() line, "STR: 0000 [#1] ...": STR (words only, without "Oops: ") into kind. */
+/*
+ * A die() line, "STR: 0000 [#1] ...": STR (words that begin with a letter,
+ * "int3" too, without "Oops: ") into kind.
+ */
 bool crash_die_kind(const char *text, char *kind, size_t size)
 {
 	for (const char *p = text; (p = strstr(p, " [#")); p++) {
@@ -358,11 +361,12 @@ bool crash_die_kind(const char *text, char *kind, size_t size)
 				n = i;
 				break;
 			}
-			if (!((start[i] >= 'a' && start[i] <= 'z') || (start[i] >= 'A' && start[i] <= 'Z') ||
-			      start[i] == ' '))
+			/* A word begins with a letter: "ok 1 x" (KTAP) is no kind. */
+			if (!(ctype_is_alpha(start[i]) || start[i] == ' ' ||
+			      (ctype_is_digit(start[i]) && i && ctype_is_alnum(start[i - 1]))))
 				return false;
 		}
-		if (!n || start[0] == ' ' || n >= size)
+		if (!n || !ctype_is_alpha(start[0]) || n >= size)
 			return false;
 		memcpy(kind, start, n);
 		kind[n] = '\0';

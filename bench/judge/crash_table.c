@@ -86,16 +86,16 @@ const struct format crash_formats[] = {
 	{ "BUG:", "^BUG:[[:space:]]*$", "BUG: corrupted", .flags = F_CORRUPTED },
 	{ "BUG:", NULL, "%L", .flags = F_START },
 
-	/* WARNING: */
-	{ "WARNING:", "^WARNING: .*lib/debugobjects\\.c.* (debug_print|debug_check)", "WARNING: ODEBUG bug in %F",
+	/* WARNING: (a subsystem's check names its caller; "at" is also the 6.18 form's "FILE:LINE at f") */
+	{ "WARNING:", "^WARNING: .*lib/debugobjects\\.c.* (debug_print|debug_check|at)", "WARNING: ODEBUG bug in %F",
 	  STACK_WARN, .skip = "debug_|rcu|hrtimer_|timer_|work_|percpu_|vunmap|vfree|__free_|debug_check|kobject_" },
-	{ "WARNING:", "^WARNING: .*mm/usercopy\\.c.* usercopy_warn", "WARNING: bad usercopy in %F", STACK_WARN,
+	{ "WARNING:", "^WARNING: .*mm/usercopy\\.c.* (usercopy_warn|at)", "WARNING: bad usercopy in %F", STACK_WARN,
 	  .skip = "usercopy|__check" },
-	{ "WARNING:", "^WARNING: .*lib/kobject\\.c.* kobject_", "WARNING: kobject bug in %F", STACK_WARN,
+	{ "WARNING:", "^WARNING: .*lib/kobject\\.c.* (kobject_|at)", "WARNING: kobject bug in %F", STACK_WARN,
 	  .skip = "kobject_" },
-	{ "WARNING:", "^WARNING: .*fs/proc/generic\\.c.* proc_register", "WARNING: proc registration bug in %F",
+	{ "WARNING:", "^WARNING: .*fs/proc/generic\\.c.* (proc_register|at)", "WARNING: proc registration bug in %F",
 	  STACK_WARN, .skip = "proc_" },
-	{ "WARNING:", "^WARNING: .*lib/refcount\\.c.* refcount_", "WARNING: refcount bug in %F", STACK_WARN,
+	{ "WARNING:", "^WARNING: .*lib/refcount\\.c.* (refcount_|at)", "WARNING: refcount bug in %F", STACK_WARN,
 	  .skip = "refcount|kobject_" },
 	{ "WARNING:", "^WARNING: .*kernel/locking/lockdep\\.c.*lock_", "WARNING: locking bug in %F", STACK_WARN,
 	  .skip = "lock_sock|release_sock" },
@@ -108,6 +108,9 @@ const struct format crash_formats[] = {
 	{ "WARNING:", "^WARNING: .*mm/.*\\.c.* k?.?malloc", "WARNING: kmalloc bug in %F", STACK_WARN,
 	  .skip = "kmalloc|krealloc|slab|kmem" },
 	{ "WARNING:", "^WARNING: .*mm/vmalloc\\.c.*__vmalloc_node", "WARNING: zero-size vmalloc in %F", STACK_WARN },
+	/* A USB driver's bad URB: named after the driver's caller of the submit helpers. */
+	{ "WARNING:", "^WARNING: .* usb_submit_urb", "WARNING in %F/usb_submit_urb", STACK_WARN,
+	  .skip = "usb_submit_urb|usb_start_wait_urb|usb_bulk_msg|usb_interrupt_msg|usb_control_msg" },
 	/*
 	 * __warn(): since 6.18 "FILE:LINE at f+0x1/0x2, CPU#0", before "CPU: 0 PID: 1
 	 * at FILE:LINE f+0x1/0x2".  The older one is named by its stack alone
@@ -130,8 +133,13 @@ const struct format crash_formats[] = {
 	  .parts = { LINE("takes"), NAME("at: ") } },
 	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F", STACK_TRACE,
 	  .skip = "rcu|kmem|slab" },
-	{ "WARNING: kernel stack regs at", "has bad '([^']+)' value", "WARNING: kernel stack regs has bad '%1' value" },
-	{ "WARNING: kernel stack frame pointer at", NULL, "WARNING: kernel stack frame pointer has bad value" },
+	/* With a hashed or padded address ("(ptrval)") or a task name with spaces, syzkaller's plainer title. */
+	{ "WARNING: kernel stack regs at", "^WARNING: kernel stack regs at [0-9a-f]+ in [^ ]* has bad '([^']+)' value",
+	  "WARNING: kernel stack regs has bad '%1' value" },
+	{ "WARNING: kernel stack frame pointer at", "^WARNING: kernel stack frame pointer at [0-9a-f]+ in [^ ]* has bad value",
+	  "WARNING: kernel stack frame pointer has bad value" },
+	{ "WARNING: kernel stack regs ", "has bad 'bp' value", "WARNING: kernel stack regs has bad value" },
+	{ "WARNING: kernel stack frame pointer ", "has bad value", "WARNING: kernel stack regs has bad value" },
 	{ "WARNING: bad unlock balance detected!", NULL, "WARNING: bad unlock balance in %F",
 	  .parts = { AT(">] "), TRACE, FRAMES } },
 	{ "WARNING: held lock freed!", NULL, "WARNING: held lock freed in %F", .parts = { NAME("at: ") } },
@@ -228,7 +236,8 @@ const struct crash_ignore crash_ignores[] = {
 	{ "BUG: no syscalls", "BUG: no syscalls can create resource" },
 	{ "WARNING: /etc/ssh", "WARNING: /etc/ssh/moduli does not exist, using fixed modulus" },
 	{ "WARNING: workqueue", "WARNING: workqueue cpumask: online intersect > possible intersect" },
-	{ "he mand mount option", "WARNING: [Tt]he mand mount option (is being|has been) deprecated" },
+	/* Its start only: a log may end inside the line. */
+	{ "he mand mount option", "WARNING: [Tt]he mand mount option" },
 	{ "WARNING: Unsupported", "WARNING: Unsupported flag value\\(s\\) of 0x%x in DT_FLAGS_1" },
 	/* Spectre mitigation notices at boot ("with eIBRS", "data leaks possible via ... BHB"). */
 	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled" },
