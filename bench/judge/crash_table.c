@@ -129,8 +129,12 @@ const struct format crash_formats[] = {
 	  .parts = { LINE("which became "), FRAMES } },
 	{ "WARNING: possible recursive locking detected", NULL, "possible deadlock in %F",
 	  .parts = { LINE("is trying to acquire lock"), NAME("at: ") } },
-	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F",
-	  .parts = { LINE("takes"), NAME("at: ") } },
+	/*
+	 * Named after the stack that took the lock the wrong way, past lockdep's
+	 * own check (valid_state) and the socket lock wrappers, as the locking bugs are.
+	 */
+	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F", STACK_TRACE,
+	  .skip = "^valid_state$|lock_sock|release_sock" },
 	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F", STACK_TRACE,
 	  .skip = "rcu|kmem|slab" },
 	/* With a hashed or padded address ("(ptrval)") or a task name with spaces, syzkaller's plainer title. */
@@ -311,7 +315,7 @@ const char *const crash_skip_frames[] = {
 	"^(drop|inc|clear|set)_nlink$", "hwasan", "folio_unlock", "ida_free", "__phys_addr",
 	"__fortify_report", "cleanup_srcu_struct", "rhashtable_lookup", "extract_(user|iter)_to_sg",
 	"^get_taint$", "^put_device$", "lock_timer_base", "__timer_delete_sync", "sk_stop_timer_sync",
-	"__mod_timer", "dput",
+	"__mod_timer", "dput", "mark_buffer_dirty",
 };
 
 /* Where a stall's code dispatched the work that looped (EX_STALL). */
