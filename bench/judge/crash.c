@@ -359,6 +359,112 @@ static void normalize(struct strbuf *sb, bool nums)
 	*sb = out;
 }
 
+/* The length of a dotted IPv4 address at p ("10.0.0.1"), else 0. */
+static size_t ipv4_at(const char *p)
+{
+	size_t n = 0;
+
+	for (int part = 0; part < 4; part++) {
+		size_t d = 0;
+
+		if (part && p[n++] != '.')
+			return 0;
+		while (ctype_is_digit(p[n + d]) && d < 4)
+			d++;
+		if (!d || d > 3)
+			return 0;
+		n += d;
+	}
+	return ctype_is_digit(p[n]) ? 0 : n;
+}
+
+/* At p, "NAME", an optional '.' (if dot) and digits, then "/N" or ":N": its length, else 0. */
+static size_t numbered_name_at(const char *p, const char *name, bool dot)
+{
+	size_t n = strlen(name), d;
+
+	if (strncmp(p, name, n) != 0)
+		return 0;
+	if (dot && p[n] == '.')
+		n++;
+	for (d = 0; ctype_is_digit(p[n + d]); d++)
+		;
+	if (!d)
+		return 0;
+	n += d;
+	if ((p[n] == '/' || p[n] == ':') && ctype_is_digit(p[n + 1]))
+		for (n++; ctype_is_digit(p[n]); n++)
+			;
+	return n;
+}
+
+/* The fuzzer's process names: "syz-executor.3/1234" is "syz-executor", "syzkaller123456" "syzkaller". */
+static void executor_names(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t r = 0; r < sb->len;) {
+		size_t n;
+
+		if ((n = numbered_name_at(sb->buf + r, "syz-executor", true))) {
+			strbuf_addstr(&out, "syz-executor");
+			r += n;
+		} else if ((n = numbered_name_at(sb->buf + r, "syzkaller", false))) {
+			strbuf_addstr(&out, "syzkaller");
+			r += n;
+		} else {
+			strbuf_addch(&out, sb->buf[r++]);
+		}
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
+/*
+ * Numbers of one run, as syzkaller's titles have them after ADDR and LINE:
+ * an IPv4 address is "IP", "CPU#1" "CPU", a number between non-word
+ * characters (or at the end) "NUM", and so is any run of 7 digits or more.
+ */
+static void numbers(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t r = 0; r < sb->len;) {
+		const char *p = sb->buf + r;
+		bool after_word = r && crash_is_ident(p[-1]);
+		size_t n;
+
+		if (!after_word && (n = ipv4_at(p))) {
+			strbuf_addstr(&out, "IP");
+			r += n;
+			continue;
+		}
+		if (strncmp(p, "CPU#", 4) == 0 && ctype_is_digit(p[4])) {
+			for (n = 4; ctype_is_digit(p[n]); n++)
+				;
+			strbuf_addstr(&out, "CPU");
+			r += n;
+			continue;
+		}
+		if (ctype_is_digit(*p) && !(r && ctype_is_digit(p[-1]))) {
+			for (n = 0; ctype_is_digit(p[n]); n++)
+				;
+			if ((r && !crash_is_ident(p[-1]) && !crash_is_ident(p[n])) || n >= 7) {
+				strbuf_addstr(&out, "NUM");
+				r += n;
+				continue;
+			}
+			strbuf_add(&out, p, n);
+			r += n;
+			continue;
+		}
+		strbuf_addch(&out, *p);
+		r++;
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
 /* The frame that names the report, or NULL. */
 static const char *frame_of(const struct open_report *o, bool guesses)
 {
@@ -419,7 +525,9 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	}
 out:
 	strip_offsets(&sb);
+	executor_names(&sb);
 	normalize(&sb, o->f->flags & F_NUMS);
+	numbers(&sb);
 	if (sb.len > CRASH_TITLE_MAX) {
 		sb.len = CRASH_TITLE_MAX - 3;
 		strbuf_addstr(&sb, "...");

@@ -318,6 +318,17 @@ static void test_console_command(void **state)
 	strbuf_release(&out);
 }
 
+/* What differs between two runs of one bug is not in the title. */
+static void test_title_numbers(void **state)
+{
+	(void)state;
+	assert_first("BUG: a syz-executor.3/1234 and syzkaller123456:7 on CPU#1\n",
+		     "BUG: a syz-executor and syzkaller on CPU");
+	assert_first("BUG: from 10.0.0.1 age=624 (0,0) v1.2\n", "BUG: from IP age=NUM (NUM,NUM) v1.NUM");
+	/* A number inside a name stays, unless it is 7 digits or more. */
+	assert_first("BUG: nl80211 ieee802154 x12345678\n", "BUG: nl80211 ieee802154 xNUM");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +339,7 @@ int main(void)
 		cmocka_unit_test(test_odd_logs),
 		cmocka_unit_test(test_panic_after_a_report_is_its_consequence),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_title_numbers),
 		cmocka_unit_test(test_console_command),
 	};
 
