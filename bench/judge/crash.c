@@ -616,16 +616,26 @@ static bool may_match(const char *text)
 	return false;
 }
 
-/* Whether h, in text, starts the line's message: after nothing or a pr_fmt() tag ("IPv6: "). */
+/* Whether h, in text, starts the line's message: after nothing, a pr_fmt() or a device's tag ("IPv6: "). */
 static bool starts_message(const char *text, const char *h)
 {
 	const char *p = text;
 
 	if (h == text)
 		return true;
-	while (p < h && *p != ' ' && *p != ':')
+	/* A tag is one word, or a device's driver and name (dev_printk's "usb 5-1: "). */
+	for (int words = 0; words < 2; words++) {
+		const char *w = p;
+
+		while (p < h && *p != ' ' && *p != ':')
+			p++;
+		if (p == w)
+			return false;
+		if (p[0] == ':')
+			return p[1] == ' ' && p + 2 == h;
 		p++;
-	return p > text && p[0] == ':' && p[1] == ' ' && p + 2 == h;
+	}
+	return false;
 }
 
 /*

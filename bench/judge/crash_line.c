@@ -249,14 +249,22 @@ size_t crash_name_after(const char *p, const char **func)
 /*
  * An instruction pointer line (syzkaller's linuxRipFrame): "RIP: 0010:f+...",
  * "EIP: f+...", "EIP is at f+...", "IP: [<pc>] f+...", "pc : f+...", powerpc's
- * "NIP [pc] f+...".
+ * "NIP [pc] f+..." and "--- interrupt: N at f+...".
  * Returns whether the line is one; *n is f's length, 0 for a bare address.
  */
 bool crash_rip_at(const char *text, const char **func, size_t *n)
 {
 	static const char *const marks[] = { "IP: ", "IP is at ", "pc : ", "PC is at ", "NIP " };
+	const char *trap;
 
 	*n = 0;
+	/* powerpc's trap frame, "--- interrupt: 700 at f+0x1/0x2". */
+	if ((trap = strstr(text, "--- interrupt: ")) && ctype_is_digit(trap[15])) {
+		for (trap += 15; ctype_is_digit(*trap); trap++)
+			;
+		if (strncmp(trap, " at ", 4) == 0 && (*n = crash_func_after(trap + 4, func)))
+			return true;
+	}
 	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
 		for (const char *p = text; (p = strstr(p, marks[m])); p++) {
 			const char *q = p + strlen(marks[m]);

@@ -62,6 +62,8 @@ const struct format crash_formats[] = {
 	  .parts = { AT(">] "), TRACE, FRAMES } },
 	{ "BUG: held lock freed!", NULL, "BUG: held lock freed in %F", .parts = { NAME(">] ") } },
 	{ "BUG: ", "^BUG: .*still has locks held!", "BUG: still has locks held in %F", .parts = { NAME(">] ") } },
+	{ "BUG: lock held when returning to user space", NULL, "BUG: lock held when returning to user space in %F",
+	  .parts = { LINE("leaving the kernel with locks still held"), NAME("at: ") } },
 	{ "BUG: workqueue leaked lock or atomic", NULL, "BUG: workqueue leaked lock or atomic in %F",
 	  .parts = { NAME("last function: ") } },
 	{ "BUG: memory leak", NULL, "memory leak in %F", .parts = { LINE("backtrace:"), FRAMES },
