@@ -53,6 +53,11 @@ struct crash_scanner {
 	bool finished;
 	bool i386;		/* the log is a 32-bit x86 kernel's: its frames are all guesses */
 	bool booted;		/* a kernel's timestamped line was seen */
+	/* The last line began a report of a bare line's title ("%L"): its prefix and text, for join(). */
+	bool joinable;
+	size_t prev_prefix;
+	char prev[CRASH_LINE_MAX + 1];
+	char joined[2 * CRASH_LINE_MAX + 2];
 };
 
 struct crash_scanner *crash_scanner_new(void)
@@ -744,6 +749,29 @@ static void replay(struct crash_scanner *s)
 	}
 }
 
+/*
+ * printk prints a message with a newline in it (a task's name) as lines of
+ * one timestamp: a line of the last one's timestamp and caller id, after a
+ * line that began a report only by its bare header, goes on it when the two
+ * together are a report of a known kind.  Returns the text to read.
+ */
+static const char *join(struct crash_scanner *s, const char *text, bool stamped)
+{
+	size_t prefix = (size_t)(text - s->buf);
+	const char *at;
+	const struct format *f;
+	regmatch_t m[3];
+
+	if (!s->joinable || !stamped || prefix != s->prev_prefix || memcmp(s->buf, s->prev, prefix) != 0)
+		return text;
+	snprintf(s->joined, sizeof(s->joined), "%s %s", s->prev + prefix, text);
+	f = match(s->joined, m, &at);
+	if (!f || strcmp(f->title, "%L") == 0)
+		return text;
+	replay(s);
+	return s->joined;
+}
+
 long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 {
 	const char *text, *at;
@@ -775,6 +803,8 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		replay(s);
 		return -1;
 	}
+	text = join(s, text, stamped);
+	s->joinable = false;
 	trail_feed(s, ctx, stamped, text);
 	o = report_of(s, ctx);
 	f = match(text, m, &at);
@@ -817,6 +847,11 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	if (s->nreports == CRASH_MAX_REPORTS) {
 		s->dropped++;
 		return -1;
+	}
+	if (f != &crash_die_format && strcmp(f->title, "%L") == 0 && text != s->joined) {
+		s->joinable = true;
+		s->prev_prefix = (size_t)(text - s->buf);
+		memcpy(s->prev, s->buf, sizeof(s->prev));
 	}
 	if (f == &crash_die_format)
 		report_begin(s, f, NULL, text, at, m, ctx, kind, stamped);

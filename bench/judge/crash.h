@@ -17,6 +17,8 @@
  * context, so lines of other CPUs and tasks interleaved in it do not count;
  * a report whose first line had a printk timestamp takes only lines that
  * have one (the fuzzer's or a shell's output interleaved is not its own).
+ * A header printk split at a newline in it (a task's name) is read whole
+ * from the lines of its timestamp and caller id.
  *
  * Reports: the first line of a known kind begins one; it ends at its end
  * marker ("---[ end trace", a sanitizer's "====="), at the next report of

@@ -329,6 +329,20 @@ static void test_title_numbers(void **state)
 	assert_first("BUG: nl80211 ieee802154 x12345678\n", "BUG: nl80211 ieee802154 xNUM");
 }
 
+/* A message printk split at a newline in it: lines of one timestamp and caller id. */
+static void test_split_message(void **state)
+{
+	(void)state;
+	assert_first("[    1.000000][   T41] INFO: task a\n[    1.000000][   T41] b:1 blocked for more than 5 seconds.\n"
+		     "[    1.100000][   T41] Call Trace:\n[    1.100000][   T41]  f+0x1/0x2\n", "INFO: task hung in f");
+	/* Another timestamp, another caller, or no report together: the first line alone. */
+	assert_first("[    1.000000] INFO: task a\n[    2.000000] b:1 blocked for more than 5 seconds.\n",
+		     "INFO: task a");
+	assert_first("[    1.000000][   T41] INFO: task a\n[    1.000000][   T42] b:1 blocked for more than 5 seconds.\n",
+		     "INFO: task a");
+	assert_first("[    1.000000] INFO: task a\n[    1.000000] b\n", "INFO: task a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -340,6 +354,7 @@ int main(void)
 		cmocka_unit_test(test_panic_after_a_report_is_its_consequence),
 		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_title_numbers),
+		cmocka_unit_test(test_split_message),
 		cmocka_unit_test(test_console_command),
 	};
 
