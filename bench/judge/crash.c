@@ -497,6 +497,12 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	struct strbuf sb = STRBUF_INIT;
 	const char *frame = frame_of(o, guesses);
 
+	if ((o->f->flags & F_NEEDS_LINE) && !o->part[0]) {
+		/* syzkaller's report never matched: its title is the header's line. */
+		strbuf_addstr(&sb, o->line);
+		*corrupted = true;
+		goto out;
+	}
 	if ((o->f->flags & F_ACCESS) && !o->access[0]) {
 		/* The access line never came: syzkaller's "KASAN: %1" of a cut report. */
 		strbuf_addf(&sb, "KASAN: %s", o->line + strlen("BUG: KASAN: "));
@@ -826,6 +832,11 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	if (f && (f->flags & F_PANIC) && s->last_activity && s->last_activity > s->fence &&
 	    s->line_no - s->last_activity <= PANIC_NEAR) {
 		s->last_activity = s->line_no;
+		return -1;
+	}
+	if (!f && o && !ctx[0] && crash_has_needle(text, crash_stack_notices)) {
+		o->complete = true;
+		report_close(s, o, false);
 		return -1;
 	}
 	if (!f) {

@@ -27,7 +27,9 @@
  * follows is the panic's own stack), after CRASH_REPORT_LINES lines, or at
  * the end of the log.  Lines that only continue a report ("invalid opcode:
  * 0000" after a kernel BUG, the panic after a WARNING, "Oops: 0000 [#2]")
- * begin none, nor does "unregister_netdevice: waiting for" inside a report.  A panic is a consequence, not a report, when a report was
+ * begin none, nor does "unregister_netdevice: waiting for" inside a report.
+ * Without caller ids a notice that prints a stack and is no report
+ * ("FAULT_INJECTION: forcing a failure") ends the report it comes in.  A panic is a consequence, not a report, when a report was
  * active in the 100 lines before it, after the last crash_scanner_fence().
  *
  * A report is corrupted when its title could not be complete (no frame

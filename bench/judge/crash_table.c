@@ -123,8 +123,8 @@ const struct format crash_formats[] = {
 	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN },
 	{ "WARNING:", "^WARNING: (.* )?at " SRC, "WARNING in %F", STACK_WARN },
 	{ "WARNING: possible circular locking dependency detected", NULL, "possible deadlock in %F",
-	  .parts = { AT("at: "), AT("at: "), FRAMES },
-	  .skip = "process_one_work|flush_workqueue|drain_workqueue|destroy_workqueue" },
+	  .parts = { LINE("is trying to acquire lock"), AT("at: "), AT("at: "), FRAMES },
+	  .skip = "process_one_work|flush_workqueue|drain_workqueue|destroy_workqueue", .flags = F_NEEDS_LINE },
 	{ "WARNING: possible irq lock inversion dependency detected", NULL, "possible deadlock in %F",
 	  .parts = { LINE("just changed the state of lock"), NAME("at: ") } },
 	{ "WARNING:", "^WARNING: .*-safe -> .*-unsafe lock order detected", "possible deadlock in %F",
@@ -137,8 +137,9 @@ const struct format crash_formats[] = {
 	 */
 	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F", STACK_TRACE,
 	  .skip = "^valid_state$|lock_sock|release_sock" },
-	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F", STACK_TRACE,
-	  .skip = "rcu|kmem|slab" },
+	/* Its message names a source line ("include/linux/rcupdate.h:302 Illegal context switch ..."). */
+	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F",
+	  .parts = { LINE(".c:|.h:"), TRACE, FRAMES }, .skip = "rcu|kmem|slab", .flags = F_NEEDS_LINE },
 	/* With a hashed or padded address ("(ptrval)") or a task name with spaces, syzkaller's plainer title. */
 	{ "WARNING: kernel stack regs at", "^WARNING: kernel stack regs at [0-9a-f]+ in [^ ]* has bad '([^']+)' value",
 	  "WARNING: kernel stack regs has bad '%1' value" },
@@ -341,6 +342,13 @@ const char crash_stall_anchors[] =
  * stack printed into a report makes its frames worthless, FUNC is "corrupted".
  */
 const char crash_corrupting_frames[] = "^should_fail(slab)?$";
+
+/*
+ * Notices that are no report but print a stack (crash_has_needle()):
+ * without caller ids, one inside a report ends it, its stack is not the report's.
+ */
+const char crash_stack_notices[] =
+	"vmalloc: allocation failure:|FAULT_INJECTION: forcing a failure|FAULT_FLAG_ALLOW_RETRY missing";
 
 /* A hung task's frames that only wait (EX_HUNG), and the waits that name the hang themselves. */
 const char *const crash_hung_skip[] = {

@@ -61,6 +61,7 @@ enum {
 	F_START = 32,		/* only at the start of the line, after its prefixes and a "subsystem: " */
 	F_BARE = 64,		/* no frame: the title ends before its " in %F" (syzkaller's plainer format) */
 	F_NUMS = 128,		/* a number in the title is NUM (executor and process ids, temp dir names) */
+	F_NEEDS_LINE = 256,	/* without its first part's line, the title is the header's line, corrupted */
 };
 
 /*
@@ -93,6 +94,7 @@ extern const char *const crash_hung_skip[];
 extern const char *const crash_frame_prefixes[];
 extern const char crash_stall_anchors[];
 extern const char crash_corrupting_frames[];
+extern const char crash_stack_notices[];
 extern const size_t crash_nframe_prefixes, crash_nhung_skip, crash_nheader_starts;
 
 /* The compiled expressions; the arrays have nformats and nignores entries. */

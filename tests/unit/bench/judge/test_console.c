@@ -717,8 +717,11 @@ static void test_title_warning_and_kernel_bug(void **state)
 	assert_title("WARNING: CPU: 0 PID: 1 at kernel/foo.c:12 0xc1000000\n---[ end trace ]---\n",
 		     "WARNING in corrupted");
 	assert_title("WARNING: CPU: 0 PID: 1\n", "WARNING: CPU: NUM PID: NUM");
+	/* Cut before lockdep says which lock: syzkaller titles it by the header's line. */
 	assert_title("WARNING: possible circular locking dependency detected\n",
-		     "possible deadlock in corrupted");
+		     "WARNING: possible circular locking dependency detected");
+	assert_title("WARNING: possible circular locking dependency detected\na/1 is trying to acquire lock:\n"
+		     "ffff (&m){+.+.}-{3:3}, at: f+0x1/0x2\n", "possible deadlock in f");
 
 	assert_title("kernel BUG at arch/x86/kernel/fpu/core.c:123!\ninvalid opcode: 0000 [#1]\n"
 		     "EIP: fpu__drop+0x8/0x50\n", "kernel BUG in fpu__drop");
