@@ -314,8 +314,22 @@ bool crash_is_stack_start(const char *text)
 		return true;
 	if ((b = strstr(text, "Allocated by task ")) || (b = strstr(text, "Freed by task ")))
 		return strchr(b, ':') != NULL;
-	b = strstr(text, " backtrace:");
-	return b && (b == text || b[-1] != 'k');
+	/* " backtrace:", kmemleak's " backtrace (crc 1a2b):" too, but not "stack backtrace:". */
+	for (b = text; (b = strstr(b, " backtrace")); b++) {
+		const char *e = b + strlen(" backtrace");
+
+		if (b > text && b[-1] == 'k')
+			continue;
+		if (strncmp(e, " (crc ", 6) == 0) {
+			for (e += 6; ctype_is_xdigit(*e); e++)
+				;
+			if (*e++ != ')')
+				continue;
+		}
+		if (*e == ':')
+			return true;
+	}
+	return false;
 }
 
 bool crash_has_needle(const char *text, const char *needles)

@@ -66,7 +66,7 @@ const struct format crash_formats[] = {
 	  .parts = { LINE("leaving the kernel with locks still held"), NAME("at: ") } },
 	{ "BUG: workqueue leaked lock or atomic", NULL, "BUG: workqueue leaked lock or atomic in %F",
 	  .parts = { NAME("last function: ") } },
-	{ "BUG: memory leak", NULL, "memory leak in %F", .parts = { LINE("backtrace:"), FRAMES },
+	{ "BUG: memory leak", NULL, "memory leak in %F", .parts = { LINE("backtrace:|backtrace (crc "), FRAMES },
 	  .skip = "kmemleak|mmap|kmem|slab|alloc|create_object|idr_get|list_lru_init|kasprintf|kvasprintf"
 		  "|pcpu_create|strdup|strndup|memdup" },
 	{ "BUG: ", "^BUG: .*stack guard page was hit at", "BUG: stack guard page was hit in %F", STACK_RIP,
