@@ -523,12 +523,6 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 		case 'F':
 			if (!frame)
 				*corrupted = true;
-			if (!frame && (o->f->flags & F_BARE) && sb.len >= 4 &&
-			    !strcmp(sb.buf + sb.len - 4, " in ")) {
-				sb.len -= 4;
-				sb.buf[sb.len] = '\0';
-				break;
-			}
 			strbuf_addstr(&sb, frame ? frame : "corrupted");
 			break;
 		default: strbuf_addch(&sb, *t); break;

@@ -78,11 +78,11 @@ const struct format crash_formats[] = {
 	{ "BUG: Bad rss-counter state", NULL, "BUG: Bad rss-counter state" },
 	{ "BUG: non-zero nr_ptes on freeing mm", NULL, "BUG: non-zero nr_ptes on freeing mm" },
 	{ "BUG: non-zero nr_pmds on freeing mm", NULL, "BUG: non-zero nr_pmds on freeing mm" },
-	/* Named after the page's allocator, from page_owner's stack; without it plain "BUG: Bad page state". */
+	/* Named after the page's allocator, from page_owner's stack; without it "in corrupted". */
 	{ "BUG: Bad page ", "^BUG: Bad page (state|cache)", "BUG: Bad page %1 in %F",
 	  .parts = { LINE("page last allocated"), FRAMES },
 	  .skip = "(free|put|get|update|release)_page|free_unref|^_*folio|truncate_inode_pages|page_frag_free"
-		  "|alloc|vmap|page_owner", .flags = F_BARE },
+		  "|alloc|vmap|page_owner" },
 	{ "BUG: Bad page map", NULL, "BUG: Bad page map" },
 	{ "BUG: workqueue lockup", NULL, "BUG: workqueue lockup" },
 	{ "BUG:", "^BUG:[[:space:]]*$", "BUG: corrupted", .flags = F_CORRUPTED },

@@ -59,7 +59,6 @@ enum {
 	F_HEADER_FUNC = 8,	/* no frame: the function on the first line, if any */
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
 	F_START = 32,		/* only at the start of the line, after its prefixes and a "subsystem: " */
-	F_BARE = 64,		/* no frame: the title ends before its " in %F" (syzkaller's plainer format) */
 	F_NUMS = 128,		/* a number in the title is NUM (executor and process ids, temp dir names) */
 	F_NEEDS_LINE = 256,	/* without its first part's line, the title is the header's line, corrupted */
 };

@@ -692,7 +692,7 @@ static void test_title_bug_lines(void **state)
 		     "page last allocated via order 0, migratetype Unmovable\n"
 		     " post_alloc_hook+0x1/0x2\n get_page_from_freelist+0x1/0x2\n"
 		     " __alloc_pages+0x1/0x2\n fpu_clone+0x1/0x2\n", "BUG: Bad page state in fpu_clone");
-	assert_title("BUG: Bad page state in process fpu_fork  pfn:01a3c\n", "BUG: Bad page state");
+	assert_title("BUG: Bad page state in process fpu_fork  pfn:01a3c\n", "BUG: Bad page state in corrupted");
 	assert_title("BUG: : x\n", "BUG: : x");
 }
 
