@@ -50,7 +50,7 @@ const struct format crash_formats[] = {
 	  .flags = F_CORRUPTED },
 	{ "BUG: ", "^BUG: (spinlock|rwlock) (lockup suspected|already unlocked|recursion|cpu recursion"
 	  "|bad magic|wrong owner|wrong CPU|trylock failure on UP)", "BUG: %1 %2 in %F", STACK_TRACE,
-	  .skip = "spin_" },
+	  .skip = "spin_|_lock|_unlock" },
 	{ "BUG: soft lockup", NULL, "BUG: soft lockup in %F", STACK_RIP, .ex = EX_STALL },
 	{ "BUG: scheduling while atomic", NULL, "BUG: scheduling while atomic in %F", STACK_TRACE,
 	  .skip = "schedule" },
