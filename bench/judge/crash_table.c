@@ -34,7 +34,7 @@ const struct format crash_formats[] = {
 	{ "BUG: KFENCE:", "^BUG: KFENCE: invalid (read|write) in ", "KFENCE: invalid %1 in %F",
 	  .parts = { AT(" in "), FRAMES } },
 	{ "BUG: KFENCE:", "^BUG: KFENCE: (invalid free|memory corruption) in ", "KFENCE: %1 in %F",
-	  .parts = { NAME(" in ") } },
+	  .parts = { AT(" in "), FRAMES } },
 	{ "UBSAN: Undefined behaviour in", NULL, "UBSAN: undefined-behaviour in %F", STACK_TRACE,
 	  .skip = "ubsan|overflow" },
 	{ "UBSAN: ", "^UBSAN: ([a-z-]+) in ", "UBSAN: %1 in %F", STACK_TRACE, .skip = "ubsan|overflow" },
