@@ -227,6 +227,11 @@ const struct format crash_formats[] = {
 	{ "VFS: Busy inodes after unmount", NULL, "VFS: Busy inodes after unmount (use-after-free)" },
 	/* The decompressor's line once the kernel had run (the log's own boot is passed over). */
 	{ "Booting the kernel", NULL, "unexpected kernel reboot", .flags = F_START },
+	/* Trusty, the TEE beside an Android kernel, printing through it. */
+	{ "trusty: panic", "^trusty: panic \\(.*\\):( DEBUG)? ASSERT FAILED at \\([^)]*\\): (.+)$",
+	  "trusty: ASSERT FAILED: %2" },
+	{ "trusty: panic", "^trusty: panic.* ASSERT FAILED.*: *(.*)$", "trusty: ASSERT FAILED: %1", .flags = F_CORRUPTED },
+	{ "trusty: panic", "^trusty: panic \\([^)]*\\): (.+)$", "trusty: panic: %1" },
 	/* The fuzzer's own fatal errors, crashes to syzkaller too; inside a kernel report only its echo. */
 	{ "SYZFAIL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
 	{ "SYZFATAL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
@@ -368,7 +373,7 @@ const char *const crash_header_starts[] = {
 	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
 	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
 	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel", "SYZFAIL:", "SYZFATAL:",
-	"Unhandled fault:", "Alignment trap:",
+	"Unhandled fault:", "Alignment trap:", "trusty: panic",
 };
 
 
