@@ -36,7 +36,9 @@ struct open_report {
 	long lines;
 	bool complete;		/* its end was seen */
 	bool bad_ip;		/* its RIP line had no function: a bare or null address */
-	bool injected;		/* a fault injection's frame came among its frames */
+	bool injected[2];	/* a fault injection's frame came among parts[i]'s frames */
+	bool stamped;		/* its first line had a printk timestamp: it takes only such lines */
+	bool trailing;		/* another report of its caller id began inside it (trail_feed()) */
 };
 
 struct crash_scanner {
@@ -50,6 +52,11 @@ struct crash_scanner {
 	bool finished;
 	bool i386;		/* the log is a 32-bit x86 kernel's: its frames are all guesses */
 	bool booted;		/* a kernel's timestamped line was seen */
+	/* The last line began a report of a bare line's title ("%L"): its prefix and text, for join(). */
+	bool joinable;
+	size_t prev_prefix;
+	char prev[CRASH_LINE_MAX + 1];
+	char joined[2 * CRASH_LINE_MAX + 2];
 };
 
 struct crash_scanner *crash_scanner_new(void)
@@ -114,7 +121,7 @@ static void frame_add(struct open_report *o, int which, const char *func, size_t
 
 	if (!guess && !raw) {
 		copy_text(name, sizeof(name), func, n);
-		o->injected |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
+		o->injected[which] |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
 	}
 	for (int l = 0; l < 2; l++) {
 		struct frames *fr = lists[l];
@@ -143,9 +150,9 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 {
 	const struct part *pl = which ? o->f->parts2 : o->f->parts;
 	const struct part *p = &pl[o->part[which]];
-	const char *func, *q;
+	const char *func, *q, *two[2];
 	bool guess = false;
-	size_t n;
+	size_t n, twon[2];
 
 	switch (p->kind) {
 	case P_END:
@@ -155,6 +162,11 @@ static void parts_feed(struct open_report *o, int which, const char *text)
 			o->part[which]++;
 		} else if ((n = crash_frame_at(text, &func, &guess))) {
 			frame_add(o, which, func, n, guess, false);
+			o->after_frame[which] = true;
+			return;
+		} else if (crash_arm_frames_at(text, two, twon)) {
+			frame_add(o, which, two[0], twon[0], false, false);
+			frame_add(o, which, two[1], twon[1], false, false);
 			o->after_frame[which] = true;
 			return;
 		} else if (o->after_frame[which] && o->guessed[which].n) {
@@ -351,12 +363,118 @@ static void normalize(struct strbuf *sb, bool nums)
 	*sb = out;
 }
 
-static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
+/* The length of a dotted IPv4 address at p ("10.0.0.1"), else 0. */
+static size_t ipv4_at(const char *p)
 {
-	struct strbuf sb = STRBUF_INIT;
-	const char *frame = o->injected ? NULL : extract(o, &o->frames[0]);
+	size_t n = 0;
 
-	if (!frame && !o->injected)
+	for (int part = 0; part < 4; part++) {
+		size_t d = 0;
+
+		if (part && p[n++] != '.')
+			return 0;
+		while (ctype_is_digit(p[n + d]) && d < 4)
+			d++;
+		if (!d || d > 3)
+			return 0;
+		n += d;
+	}
+	return ctype_is_digit(p[n]) ? 0 : n;
+}
+
+/* At p, "NAME", an optional '.' (if dot) and digits, then "/N" or ":N": its length, else 0. */
+static size_t numbered_name_at(const char *p, const char *name, bool dot)
+{
+	size_t n = strlen(name), d;
+
+	if (strncmp(p, name, n) != 0)
+		return 0;
+	if (dot && p[n] == '.')
+		n++;
+	for (d = 0; ctype_is_digit(p[n + d]); d++)
+		;
+	if (!d)
+		return 0;
+	n += d;
+	if ((p[n] == '/' || p[n] == ':') && ctype_is_digit(p[n + 1]))
+		for (n++; ctype_is_digit(p[n]); n++)
+			;
+	return n;
+}
+
+/* The fuzzer's process names: "syz-executor.3/1234" is "syz-executor", "syzkaller123456" "syzkaller". */
+static void executor_names(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t r = 0; r < sb->len;) {
+		size_t n;
+
+		if ((n = numbered_name_at(sb->buf + r, "syz-executor", true))) {
+			strbuf_addstr(&out, "syz-executor");
+			r += n;
+		} else if ((n = numbered_name_at(sb->buf + r, "syzkaller", false))) {
+			strbuf_addstr(&out, "syzkaller");
+			r += n;
+		} else {
+			strbuf_addch(&out, sb->buf[r++]);
+		}
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
+/*
+ * Numbers of one run, as syzkaller's titles have them after ADDR and LINE:
+ * an IPv4 address is "IP", "CPU#1" "CPU", a number between non-word
+ * characters (or at the end) "NUM", and so is any run of 7 digits or more.
+ */
+static void numbers(struct strbuf *sb)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	for (size_t r = 0; r < sb->len;) {
+		const char *p = sb->buf + r;
+		bool after_word = r && crash_is_ident(p[-1]);
+		size_t n;
+
+		if (!after_word && (n = ipv4_at(p))) {
+			strbuf_addstr(&out, "IP");
+			r += n;
+			continue;
+		}
+		if (strncmp(p, "CPU#", 4) == 0 && ctype_is_digit(p[4])) {
+			for (n = 4; ctype_is_digit(p[n]); n++)
+				;
+			strbuf_addstr(&out, "CPU");
+			r += n;
+			continue;
+		}
+		if (ctype_is_digit(*p) && !(r && ctype_is_digit(p[-1]))) {
+			for (n = 0; ctype_is_digit(p[n]); n++)
+				;
+			if ((r && !crash_is_ident(p[-1]) && !crash_is_ident(p[n])) || n >= 7) {
+				strbuf_addstr(&out, "NUM");
+				r += n;
+				continue;
+			}
+			strbuf_add(&out, p, n);
+			r += n;
+			continue;
+		}
+		strbuf_addch(&out, *p);
+		r++;
+	}
+	strbuf_release(sb);
+	*sb = out;
+}
+
+/* The frame that names the report, or NULL. */
+static const char *frame_of(const struct open_report *o, bool guesses)
+{
+	const char *frame = o->injected[0] ? NULL : extract(o, &o->frames[0]);
+
+	if (!frame && !o->injected[1])
 		frame = extract(o, &o->frames[1]);
 	/*
 	 * Only guesses ("? f"): syzkaller never names a report after one, but
@@ -364,12 +482,26 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	 * they do, unless the instruction pointer was garbage and the guesses
 	 * start from garbage too.
 	 */
-	if (!frame && guesses && !o->bad_ip && !o->injected)
+	if (!frame && guesses && !o->bad_ip && !o->injected[0])
 		frame = extract(o, &o->guessed[0]);
-	if (!frame && guesses && !o->bad_ip && !o->injected)
+	if (!frame && guesses && !o->bad_ip && !o->injected[1])
 		frame = extract(o, &o->guessed[1]);
 	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
 		frame = o->header_func;
+	return frame;
+}
+
+static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *frame = frame_of(o, guesses);
+
+	if ((o->f->flags & F_NEEDS_LINE) && !o->part[0]) {
+		/* syzkaller's report never matched: its title is the header's line. */
+		strbuf_addstr(&sb, o->line);
+		*corrupted = true;
+		goto out;
+	}
 	if ((o->f->flags & F_ACCESS) && !o->access[0]) {
 		/* The access line never came: syzkaller's "KASAN: %1" of a cut report. */
 		strbuf_addf(&sb, "KASAN: %s", o->line + strlen("BUG: KASAN: "));
@@ -390,12 +522,6 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 		case 'F':
 			if (!frame)
 				*corrupted = true;
-			if (!frame && (o->f->flags & F_BARE) && sb.len >= 4 &&
-			    !strcmp(sb.buf + sb.len - 4, " in ")) {
-				sb.len -= 4;
-				sb.buf[sb.len] = '\0';
-				break;
-			}
 			strbuf_addstr(&sb, frame ? frame : "corrupted");
 			break;
 		default: strbuf_addch(&sb, *t); break;
@@ -403,7 +529,9 @@ static char *title_of(const struct open_report *o, bool guesses, bool *corrupted
 	}
 out:
 	strip_offsets(&sb);
+	executor_names(&sb);
 	normalize(&sb, o->f->flags & F_NUMS);
+	numbers(&sb);
 	if (sb.len > CRASH_TITLE_MAX) {
 		sb.len = CRASH_TITLE_MAX - 3;
 		strbuf_addstr(&sb, "...");
@@ -428,7 +556,7 @@ static struct open_report *report_of(struct crash_scanner *s, const char *ctx)
 	for (int i = 0; i < CRASH_OPEN; i++) {
 		struct open_report *o = &s->open[i];
 
-		if (!o->used)
+		if (!o->used || o->trailing)
 			continue;
 		if (ctx[0] && o->ctx[0])
 			if (strcmp(o->ctx, ctx) == 0)
@@ -459,6 +587,25 @@ static void report_feed(struct crash_scanner *s, struct open_report *o, const ch
 	}
 }
 
+/*
+ * With caller ids, syzkaller reads a report to the end of its context's
+ * lines, later reports of that context included: one that another report
+ * began inside before it had its frame goes on reading them (trailing)
+ * until it has one or ends.
+ */
+static void trail_feed(struct crash_scanner *s, const char *ctx, bool stamped, const char *text)
+{
+	for (int i = 0; i < CRASH_OPEN && ctx[0]; i++) {
+		struct open_report *o = &s->open[i];
+
+		if (!o->used || !o->trailing || o->stamped != stamped || strcmp(o->ctx, ctx) != 0)
+			continue;
+		report_feed(s, o, text);
+		if (o->used && frame_of(o, s->i386))
+			report_close(s, o, false);
+	}
+}
+
 /* Whether text holds the start of a header at all: one pass, for speed on long logs. */
 static bool may_match(const char *text)
 {
@@ -473,16 +620,36 @@ static bool may_match(const char *text)
 	return false;
 }
 
-/* Whether h, in text, starts the line's message: after nothing or a pr_fmt() tag ("IPv6: "). */
+/* Whether h, in text, starts the line's message: after nothing, a pr_fmt() or a device's tag ("IPv6: "). */
 static bool starts_message(const char *text, const char *h)
 {
 	const char *p = text;
 
 	if (h == text)
 		return true;
-	while (p < h && *p != ' ' && *p != ':')
+	/* A tag is one word, or a device's driver and name (dev_printk's "usb 5-1: "). */
+	for (int words = 0; words < 2; words++) {
+		const char *w = p;
+
+		while (p < h && *p != ' ' && *p != ':')
+			p++;
+		if (p == w)
+			return false;
+		if (p[0] == ':')
+			return p[1] == ' ' && p + 2 == h;
 		p++;
-	return p > text && p[0] == ':' && p[1] == ' ' && p + 2 == h;
+	}
+	return false;
+}
+
+/*
+ * Whether a header counts only as a word of its own ("DEBUG:" is not
+ * "BUG:"); a lowercase phrase ("general protection fault") counts glued to
+ * the text of a line that printk never ended, as syzkaller finds it anywhere.
+ */
+static bool needs_word(const char *header)
+{
+	return crash_is_ident(header[0]) && !(header[0] >= 'a' && header[0] <= 'z' && strchr(header, ' '));
 }
 
 /* The format of a report that text begins, or NULL. */
@@ -494,7 +661,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 		const struct format *f = &crash_formats[i];
 		const char *h = strstr(text, f->header);
 
-		while (h && h > text && crash_is_ident(f->header[0]) && crash_is_ident(h[-1]))
+		while (h && h > text && needs_word(f->header) && crash_is_ident(h[-1]))
 			h = strstr(h + 1, f->header);
 		if (!h || ((f->flags & F_START) && !starts_message(text, h)))
 			continue;
@@ -513,7 +680,7 @@ static const struct format *match(const char *text, regmatch_t m[3], const char 
 
 static void report_begin(struct crash_scanner *s, const struct format *f, const regex_t *skip,
 			 const char *text, const char *at, const regmatch_t m[3], const char *ctx,
-			 const char *kind)
+			 const char *kind, bool stamped)
 {
 	struct open_report *o = NULL;
 
@@ -537,6 +704,7 @@ static void report_begin(struct crash_scanner *s, const struct format *f, const 
 	s->reports[o->index] = (struct crash){ NULL, s->line_no, s->line_no, false };
 	o->f = f;
 	o->skip = skip;
+	o->stamped = stamped;
 	snprintf(o->ctx, sizeof(o->ctx), "%s", ctx);
 	for (int g = 0; g < 2; g++)
 		if (m[g + 1].rm_so >= 0)
@@ -580,6 +748,29 @@ static void replay(struct crash_scanner *s)
 	}
 }
 
+/*
+ * printk prints a message with a newline in it (a task's name) as lines of
+ * one timestamp: a line of the last one's timestamp and caller id, after a
+ * line that began a report only by its bare header, goes on it when the two
+ * together are a report of a known kind.  Returns the text to read.
+ */
+static const char *join(struct crash_scanner *s, const char *text, bool stamped)
+{
+	size_t prefix = (size_t)(text - s->buf);
+	const char *at;
+	const struct format *f;
+	regmatch_t m[3];
+
+	if (!s->joinable || !stamped || prefix != s->prev_prefix || memcmp(s->buf, s->prev, prefix) != 0)
+		return text;
+	snprintf(s->joined, sizeof(s->joined), "%s %s", s->prev + prefix, text);
+	f = match(s->joined, m, &at);
+	if (!f || strcmp(f->title, "%L") == 0)
+		return text;
+	replay(s);
+	return s->joined;
+}
+
 long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 {
 	const char *text, *at;
@@ -611,6 +802,9 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		replay(s);
 		return -1;
 	}
+	text = join(s, text, stamped);
+	s->joinable = false;
+	trail_feed(s, ctx, stamped, text);
 	o = report_of(s, ctx);
 	f = match(text, m, &at);
 	if (!f && may_match(text) && crash_die_kind(text, kind, sizeof(kind))) {
@@ -633,21 +827,39 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 		s->last_activity = s->line_no;
 		return -1;
 	}
+	if (!f && o && !ctx[0] && crash_has_needle(text, crash_stack_notices)) {
+		o->complete = true;
+		report_close(s, o, false);
+		return -1;
+	}
 	if (!f) {
-		if (o)
+		/*
+		 * A line without the timestamp of a report that has them is no
+		 * printk of it (the fuzzer's own output, a shell's), nor the reverse.
+		 */
+		if (o && o->stamped == stamped)
 			report_feed(s, o, text);
 		return -1;
 	}
 	if (o && (!o->ctx[0] || !ctx[0] || strcmp(o->ctx, ctx) == 0)) {
-		o->complete = true;	/* the next report ends it */
-		report_close(s, o, false);
+		o->complete = true;	/* the next report ends it, or, of its caller id, only follows it */
+		if (o->ctx[0] && ctx[0] && !frame_of(o, s->i386))
+			o->trailing = true;
+		else
+			report_close(s, o, false);
 	}
 	if (s->nreports == CRASH_MAX_REPORTS)
 		return -1;
+	if (f != &crash_die_format && strcmp(f->title, "%L") == 0 && text != s->joined) {
+		s->joinable = true;
+		s->prev_prefix = (size_t)(text - s->buf);
+		memcpy(s->prev, s->buf, sizeof(s->prev));
+	}
 	if (f == &crash_die_format)
-		report_begin(s, f, NULL, text, at, m, ctx, kind);
+		report_begin(s, f, NULL, text, at, m, ctx, kind, stamped);
 	else
-		report_begin(s, f, f->skip ? &crash_rx.format_skip[f - crash_formats] : NULL, text, at, m, ctx, "");
+		report_begin(s, f, f->skip ? &crash_rx.format_skip[f - crash_formats] : NULL, text, at, m, ctx, "",
+			     stamped);
 	return (long)(s->nreports - 1);
 }
 

@@ -14,15 +14,22 @@
  * What a line is: a printk prefix ("<4>", "[   12.345678]", a caller id
  * "[    T1]" or "[  C0]") and a syslog/journal "... kernel: " prefix are
  * dropped.  With caller ids, a report takes only the lines of its own
- * context, so lines of other CPUs and tasks interleaved in it do not count.
+ * context, so lines of other CPUs and tasks interleaved in it do not count;
+ * a report whose first line had a printk timestamp takes only lines that
+ * have one (the fuzzer's or a shell's output interleaved is not its own).
+ * A header printk split at a newline in it (a task's name) is read whole
+ * from the lines of its timestamp and caller id.
  *
  * Reports: the first line of a known kind begins one; it ends at its end
  * marker ("---[ end trace", a sanitizer's "====="), at the next report of
- * its context, at a fence, at a panic after more than 22 of its lines (what
+ * its context (with a caller id, once it has its frame: before, it reads on
+ * through the next report's lines, as syzkaller does), at a fence, at a panic after more than 22 of its lines (what
  * follows is the panic's own stack), after CRASH_REPORT_LINES lines, or at
  * the end of the log.  Lines that only continue a report ("invalid opcode:
  * 0000" after a kernel BUG, the panic after a WARNING, "Oops: 0000 [#2]")
- * begin none.  A panic is a consequence, not a report, when a report was
+ * begin none, nor does "unregister_netdevice: waiting for" inside a report.
+ * Without caller ids a notice that prints a stack and is no report
+ * ("FAULT_INJECTION: forcing a failure") ends the report it comes in.  A panic is a consequence, not a report, when a report was
  * active in the 100 lines before it, after the last crash_scanner_fence().
  *
  * A report is corrupted when its title could not be complete (no frame

@@ -90,7 +90,7 @@ static const char *eat_dmesg_level(const char *p)
 
 /*
  * The text of a log line without its prefixes: "** N printk messages
- * dropped **", syslog's "<N>", a journal's "Mon DD HH:MM:SS host kernel: ",
+ * dropped **", a login prompt, syslog's "<N>", a journal's "Mon DD HH:MM:SS host kernel: ",
  * printk's timestamp (*stamped: there was one) and caller id (into ctx, ""
  * without one).
  */
@@ -105,6 +105,10 @@ const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX], bool *stamped
 		if (q)
 			p = q + strlen(" printk messages dropped ** ");
 	}
+	/* The getty's prompt, "HOST login: ", that the kernel's line went on printing after. */
+	k = strstr(p, " login: ");
+	if (k && k - p < 64 && !memchr(p, '[', (size_t)(k - p)))
+		p = k + strlen(" login: ");
 	k = strstr(p, " kernel: ");
 	if (k && k - p < 64 && !memchr(p, '[', (size_t)(k - p)) && strchr(p, ':') < k)
 		p = k + strlen(" kernel: ");
@@ -169,7 +173,8 @@ static bool eat_pc(const char **p)
 
 /*
  * A stack frame line, " [<pc>] f+0x1/0x2 ...": f's length, or 0.  A
- * questionable frame (" ? f+...", the unwinder's guess) sets *guess.
+ * questionable frame (" ? f+...", the unwinder's guess, or powerpc's
+ * "f+... (unreliable)") sets *guess.
  */
 size_t crash_frame_at(const char *p, const char **func, bool *guess)
 {
@@ -183,8 +188,32 @@ size_t crash_frame_at(const char *p, const char **func, bool *guess)
 	*guess = p[0] == '?' && p[1] == ' ';
 	if (*guess)
 		p += 2;
+	else
+		*guess = strstr(p, " (unreliable)") != NULL;	/* powerpc's guess */
 	*func = p;
 	return func_at(p);
+}
+
+/*
+ * An ARM frame line, "[<pc>] (f) from [<pc>] (g+0x1/0x2)": the unwinder
+ * names each frame with its caller, so the line holds two, f (whole, as
+ * "f.part.0") and g.  Returns whether it is one.
+ */
+bool crash_arm_frames_at(const char *p, const char *func[2], size_t n[2])
+{
+	while (*p == ' ')
+		p++;
+	if (!eat_pc(&p) || !eat(&p, " ("))
+		return false;
+	func[0] = p;
+	for (n[0] = 0; crash_is_ident(p[n[0]]) || p[n[0]] == '.'; n[0]++)
+		;
+	p += n[0];
+	if (!n[0] || !eat(&p, ") from ") || !eat_pc(&p) || !eat(&p, " ("))
+		return false;
+	func[1] = p;
+	n[1] = func_at(p);
+	return n[1] != 0;
 }
 
 /* The function after "[<pc>] "s at p, if any. */
@@ -219,14 +248,23 @@ size_t crash_name_after(const char *p, const char **func)
 
 /*
  * An instruction pointer line (syzkaller's linuxRipFrame): "RIP: 0010:f+...",
- * "EIP: f+...", "EIP is at f+...", "IP: [<pc>] f+...", "pc : f+...".
+ * "EIP: f+...", "EIP is at f+...", "IP: [<pc>] f+...", "pc : f+...", powerpc's
+ * "NIP [pc] f+..." and "--- interrupt: N at f+...".
  * Returns whether the line is one; *n is f's length, 0 for a bare address.
  */
 bool crash_rip_at(const char *text, const char **func, size_t *n)
 {
-	static const char *const marks[] = { "IP: ", "IP is at ", "pc : ", "PC is at " };
+	static const char *const marks[] = { "IP: ", "IP is at ", "pc : ", "PC is at ", "NIP " };
+	const char *trap;
 
 	*n = 0;
+	/* powerpc's trap frame, "--- interrupt: 700 at f+0x1/0x2". */
+	if ((trap = strstr(text, "--- interrupt: ")) && ctype_is_digit(trap[15])) {
+		for (trap += 15; ctype_is_digit(*trap); trap++)
+			;
+		if (strncmp(trap, " at ", 4) == 0 && (*n = crash_func_after(trap + 4, func)))
+			return true;
+	}
 	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
 		for (const char *p = text; (p = strstr(p, marks[m])); p++) {
 			const char *q = p + strlen(marks[m]);
@@ -276,8 +314,22 @@ bool crash_is_stack_start(const char *text)
 		return true;
 	if ((b = strstr(text, "Allocated by task ")) || (b = strstr(text, "Freed by task ")))
 		return strchr(b, ':') != NULL;
-	b = strstr(text, " backtrace:");
-	return b && (b == text || b[-1] != 'k');
+	/* " backtrace:", kmemleak's " backtrace (crc 1a2b):" too, but not "stack backtrace:". */
+	for (b = text; (b = strstr(b, " backtrace")); b++) {
+		const char *e = b + strlen(" backtrace");
+
+		if (b > text && b[-1] == 'k')
+			continue;
+		if (strncmp(e, " (crc ", 6) == 0) {
+			for (e += 6; ctype_is_xdigit(*e); e++)
+				;
+			if (*e++ != ')')
+				continue;
+		}
+		if (*e == ':')
+			return true;
+	}
+	return false;
 }
 
 bool crash_has_needle(const char *text, const char *needles)
@@ -307,7 +359,10 @@ bool crash_is_end_marker(const char *text)
 	return strncmp(text, "==========", 10) == 0;
 }
 
-/* A die() line, "STR: 0000 [#1] ...": STR (words only, without "Oops: ") into kind. */
+/*
+ * A die() line, "STR: 0000 [#1] ...": STR (words that begin with a letter,
+ * "int3" too, without "Oops: ") into kind.
+ */
 bool crash_die_kind(const char *text, char *kind, size_t size)
 {
 	for (const char *p = text; (p = strstr(p, " [#")); p++) {
@@ -328,11 +383,12 @@ bool crash_die_kind(const char *text, char *kind, size_t size)
 				n = i;
 				break;
 			}
-			if (!((start[i] >= 'a' && start[i] <= 'z') || (start[i] >= 'A' && start[i] <= 'Z') ||
-			      start[i] == ' '))
+			/* A word begins with a letter: "ok 1 x" (KTAP) is no kind. */
+			if (!(ctype_is_alpha(start[i]) || start[i] == ' ' ||
+			      (ctype_is_digit(start[i]) && i && ctype_is_alnum(start[i - 1]))))
 				return false;
 		}
-		if (!n || start[0] == ' ' || n >= size)
+		if (!n || !ctype_is_alpha(start[0]) || n >= size)
 			return false;
 		memcpy(kind, start, n);
 		kind[n] = '\0';

@@ -37,7 +37,7 @@ const struct format crash_formats[] = {
 	{ "BUG: KFENCE:", "^BUG: KFENCE: invalid (read|write) in ", "KFENCE: invalid %1 in %F",
 	  .parts = { AT(" in "), FRAMES } },
 	{ "BUG: KFENCE:", "^BUG: KFENCE: (invalid free|memory corruption) in ", "KFENCE: %1 in %F",
-	  .parts = { NAME(" in ") } },
+	  .parts = { AT(" in "), FRAMES } },
 	{ "UBSAN: Undefined behaviour in", NULL, "UBSAN: undefined-behaviour in %F", STACK_TRACE,
 	  .skip = "ubsan|overflow" },
 	{ "UBSAN: ", "^UBSAN: ([a-z-]+) in ", "UBSAN: %1 in %F", STACK_TRACE, .skip = "ubsan|overflow" },
@@ -53,7 +53,7 @@ const struct format crash_formats[] = {
 	  .flags = F_CORRUPTED },
 	{ "BUG: ", "^BUG: (spinlock|rwlock) (lockup suspected|already unlocked|recursion|cpu recursion"
 	  "|bad magic|wrong owner|wrong CPU|trylock failure on UP)", "BUG: %1 %2 in %F", STACK_TRACE,
-	  .skip = "spin_" },
+	  .skip = "spin_|_lock|_unlock" },
 	{ "BUG: soft lockup", NULL, "BUG: soft lockup in %F", STACK_RIP, .ex = EX_STALL },
 	{ "BUG: scheduling while atomic", NULL, "BUG: scheduling while atomic in %F", STACK_TRACE,
 	  .skip = "schedule" },
@@ -65,9 +65,11 @@ const struct format crash_formats[] = {
 	  .parts = { AT(">] "), TRACE, FRAMES } },
 	{ "BUG: held lock freed!", NULL, "BUG: held lock freed in %F", .parts = { NAME(">] ") } },
 	{ "BUG: ", "^BUG: .*still has locks held!", "BUG: still has locks held in %F", .parts = { NAME(">] ") } },
+	{ "BUG: lock held when returning to user space", NULL, "BUG: lock held when returning to user space in %F",
+	  .parts = { LINE("leaving the kernel with locks still held"), NAME("at: ") } },
 	{ "BUG: workqueue leaked lock or atomic", NULL, "BUG: workqueue leaked lock or atomic in %F",
 	  .parts = { NAME("last function: ") } },
-	{ "BUG: memory leak", NULL, "memory leak in %F", .parts = { LINE("backtrace:"), FRAMES },
+	{ "BUG: memory leak", NULL, "memory leak in %F", .parts = { LINE("backtrace:|backtrace (crc "), FRAMES },
 	  .skip = "kmemleak|mmap|kmem|slab|alloc|create_object|idr_get|list_lru_init|kasprintf|kvasprintf"
 		  "|pcpu_create|strdup|strndup|memdup" },
 	{ "BUG: ", "^BUG: .*stack guard page was hit at", "BUG: stack guard page was hit in %F", STACK_RIP,
@@ -79,26 +81,26 @@ const struct format crash_formats[] = {
 	{ "BUG: Bad rss-counter state", NULL, "BUG: Bad rss-counter state" },
 	{ "BUG: non-zero nr_ptes on freeing mm", NULL, "BUG: non-zero nr_ptes on freeing mm" },
 	{ "BUG: non-zero nr_pmds on freeing mm", NULL, "BUG: non-zero nr_pmds on freeing mm" },
-	/* Named after the page's allocator, from page_owner's stack; without it plain "BUG: Bad page state". */
+	/* Named after the page's allocator, from page_owner's stack; without it "in corrupted". */
 	{ "BUG: Bad page ", "^BUG: Bad page (state|cache)", "BUG: Bad page %1 in %F",
 	  .parts = { LINE("page last allocated"), FRAMES },
 	  .skip = "(free|put|get|update|release)_page|free_unref|^_*folio|truncate_inode_pages|page_frag_free"
-		  "|alloc|vmap|page_owner", .flags = F_BARE },
+		  "|alloc|vmap|page_owner" },
 	{ "BUG: Bad page map", NULL, "BUG: Bad page map" },
 	{ "BUG: workqueue lockup", NULL, "BUG: workqueue lockup" },
 	{ "BUG:", "^BUG:[[:space:]]*$", "BUG: corrupted", .flags = F_CORRUPTED },
 	{ "BUG:", NULL, "%L", .flags = F_START },
 
-	/* WARNING: */
-	{ "WARNING:", "^WARNING: .*lib/debugobjects\\.c.* (debug_print|debug_check)", "WARNING: ODEBUG bug in %F",
+	/* WARNING: (a subsystem's check names its caller; "at" is also the 6.18 form's "FILE:LINE at f") */
+	{ "WARNING:", "^WARNING: .*lib/debugobjects\\.c.* (debug_print|debug_check|at)", "WARNING: ODEBUG bug in %F",
 	  STACK_WARN, .skip = "debug_|rcu|hrtimer_|timer_|work_|percpu_|vunmap|vfree|__free_|debug_check|kobject_" },
-	{ "WARNING:", "^WARNING: .*mm/usercopy\\.c.* usercopy_warn", "WARNING: bad usercopy in %F", STACK_WARN,
+	{ "WARNING:", "^WARNING: .*mm/usercopy\\.c.* (usercopy_warn|at)", "WARNING: bad usercopy in %F", STACK_WARN,
 	  .skip = "usercopy|__check" },
-	{ "WARNING:", "^WARNING: .*lib/kobject\\.c.* kobject_", "WARNING: kobject bug in %F", STACK_WARN,
+	{ "WARNING:", "^WARNING: .*lib/kobject\\.c.* (kobject_|at)", "WARNING: kobject bug in %F", STACK_WARN,
 	  .skip = "kobject_" },
-	{ "WARNING:", "^WARNING: .*fs/proc/generic\\.c.* proc_register", "WARNING: proc registration bug in %F",
+	{ "WARNING:", "^WARNING: .*fs/proc/generic\\.c.* (proc_register|at)", "WARNING: proc registration bug in %F",
 	  STACK_WARN, .skip = "proc_" },
-	{ "WARNING:", "^WARNING: .*lib/refcount\\.c.* refcount_", "WARNING: refcount bug in %F", STACK_WARN,
+	{ "WARNING:", "^WARNING: .*lib/refcount\\.c.* (refcount_|at)", "WARNING: refcount bug in %F", STACK_WARN,
 	  .skip = "refcount|kobject_" },
 	{ "WARNING:", "^WARNING: .*kernel/locking/lockdep\\.c.*lock_", "WARNING: locking bug in %F", STACK_WARN,
 	  .skip = "lock_sock|release_sock" },
@@ -111,6 +113,9 @@ const struct format crash_formats[] = {
 	{ "WARNING:", "^WARNING: .*mm/.*\\.c.* k?.?malloc", "WARNING: kmalloc bug in %F", STACK_WARN,
 	  .skip = "kmalloc|krealloc|slab|kmem" },
 	{ "WARNING:", "^WARNING: .*mm/vmalloc\\.c.*__vmalloc_node", "WARNING: zero-size vmalloc in %F", STACK_WARN },
+	/* A USB driver's bad URB: named after the driver's caller of the submit helpers. */
+	{ "WARNING:", "^WARNING: .* usb_submit_urb", "WARNING in %F/usb_submit_urb", STACK_WARN,
+	  .skip = "usb_submit_urb|usb_start_wait_urb|usb_bulk_msg|usb_interrupt_msg|usb_control_msg" },
 	/*
 	 * __warn(): since 6.18 "FILE:LINE at f+0x1/0x2, CPU#0", before "CPU: 0 PID: 1
 	 * at FILE:LINE f+0x1/0x2".  The older one is named by its stack alone
@@ -121,20 +126,30 @@ const struct format crash_formats[] = {
 	{ "WARNING:", "^WARNING: (.* )?at (" SRC " )?" FUNC, "WARNING in %F", STACK_WARN },
 	{ "WARNING:", "^WARNING: (.* )?at " SRC, "WARNING in %F", STACK_WARN },
 	{ "WARNING: possible circular locking dependency detected", NULL, "possible deadlock in %F",
-	  .parts = { AT("at: "), AT("at: "), FRAMES },
-	  .skip = "process_one_work|flush_workqueue|drain_workqueue|destroy_workqueue" },
+	  .parts = { LINE("is trying to acquire lock"), AT("at: "), AT("at: "), FRAMES },
+	  .skip = "process_one_work|flush_workqueue|drain_workqueue|destroy_workqueue", .flags = F_NEEDS_LINE },
 	{ "WARNING: possible irq lock inversion dependency detected", NULL, "possible deadlock in %F",
 	  .parts = { LINE("just changed the state of lock"), NAME("at: ") } },
 	{ "WARNING:", "^WARNING: .*-safe -> .*-unsafe lock order detected", "possible deadlock in %F",
 	  .parts = { LINE("which became "), FRAMES } },
 	{ "WARNING: possible recursive locking detected", NULL, "possible deadlock in %F",
 	  .parts = { LINE("is trying to acquire lock"), NAME("at: ") } },
-	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F",
-	  .parts = { LINE("takes"), NAME("at: ") } },
-	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F", STACK_TRACE,
-	  .skip = "rcu|kmem|slab" },
-	{ "WARNING: kernel stack regs at", "has bad '([^']+)' value", "WARNING: kernel stack regs has bad '%1' value" },
-	{ "WARNING: kernel stack frame pointer at", NULL, "WARNING: kernel stack frame pointer has bad value" },
+	/*
+	 * Named after the stack that took the lock the wrong way, past lockdep's
+	 * own check (valid_state) and the socket lock wrappers, as the locking bugs are.
+	 */
+	{ "WARNING: inconsistent lock state", NULL, "inconsistent lock state in %F", STACK_TRACE,
+	  .skip = "^valid_state$|lock_sock|release_sock" },
+	/* Its message names a source line ("include/linux/rcupdate.h:302 Illegal context switch ..."). */
+	{ "WARNING: suspicious RCU usage", NULL, "WARNING: suspicious RCU usage in %F",
+	  .parts = { LINE(".c:|.h:"), TRACE, FRAMES }, .skip = "rcu|kmem|slab", .flags = F_NEEDS_LINE },
+	/* With a hashed or padded address ("(ptrval)") or a task name with spaces, syzkaller's plainer title. */
+	{ "WARNING: kernel stack regs at", "^WARNING: kernel stack regs at [0-9a-f]+ in [^ ]* has bad '([^']+)' value",
+	  "WARNING: kernel stack regs has bad '%1' value" },
+	{ "WARNING: kernel stack frame pointer at", "^WARNING: kernel stack frame pointer at [0-9a-f]+ in [^ ]* has bad value",
+	  "WARNING: kernel stack frame pointer has bad value" },
+	{ "WARNING: kernel stack regs ", "has bad 'bp' value", "WARNING: kernel stack regs has bad value" },
+	{ "WARNING: kernel stack frame pointer ", "has bad value", "WARNING: kernel stack regs has bad value" },
 	{ "WARNING: bad unlock balance detected!", NULL, "WARNING: bad unlock balance in %F",
 	  .parts = { AT(">] "), TRACE, FRAMES } },
 	{ "WARNING: held lock freed!", NULL, "WARNING: held lock freed in %F", .parts = { NAME("at: ") } },
@@ -183,6 +198,9 @@ const struct format crash_formats[] = {
 	{ "divide_error: ", NULL, "divide error in %F", .parts = { RIP } },
 	{ "invalid opcode: ", NULL, "invalid opcode in %F", .parts = { RIP }, .flags = F_CONTINUES },
 	{ "Internal error:", NULL, "Internal error in %F", STACK_RIP, .flags = F_CONTINUES | F_START },
+	/* ARM's own fault lines, before its "Internal error:". */
+	{ "Unhandled fault:", NULL, "Unhandled fault in %F", STACK_RIP, .flags = F_START },
+	{ "Alignment trap:", NULL, "Alignment trap in %F", STACK_RIP, .flags = F_START },
 
 	/* Panics: of their own only without a report before (see crash.h). */
 	{ PANIC "stack-protector:", NULL, "kernel panic: stack is corrupted in %F",
@@ -205,12 +223,18 @@ const struct format crash_formats[] = {
 	{ PANIC, "^" PANIC "(.*)$", "kernel panic: %1", .flags = F_PANIC | F_CONTINUES },
 
 	/* Others syzkaller knows. */
+	/* Repeated every 10 s while a device hangs: inside another report it is only interleaved. */
 	{ "unregister_netdevice: waiting for ", "^unregister_netdevice: waiting for .* to become free",
-	  "unregister_netdevice: waiting for DEV to become free" },
+	  "unregister_netdevice: waiting for DEV to become free", .flags = F_CONTINUES },
 	{ "VFS: Close: file count is 0", NULL, "VFS: Close: file count is zero (use-after-free)" },
 	{ "VFS: Busy inodes after unmount", NULL, "VFS: Busy inodes after unmount (use-after-free)" },
 	/* The decompressor's line once the kernel had run (the log's own boot is passed over). */
 	{ "Booting the kernel", NULL, "unexpected kernel reboot", .flags = F_START },
+	/* Trusty, the TEE beside an Android kernel, printing through it. */
+	{ "trusty: panic", "^trusty: panic \\(.*\\):( DEBUG)? ASSERT FAILED at \\([^)]*\\): (.+)$",
+	  "trusty: ASSERT FAILED: %2" },
+	{ "trusty: panic", "^trusty: panic.* ASSERT FAILED.*: *(.*)$", "trusty: ASSERT FAILED: %1", .flags = F_CORRUPTED },
+	{ "trusty: panic", "^trusty: panic \\([^)]*\\): (.+)$", "trusty: panic: %1" },
 	/* The fuzzer's own fatal errors, crashes to syzkaller too; inside a kernel report only its echo. */
 	{ "SYZFAIL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
 	{ "SYZFATAL:", NULL, "%L", .flags = F_NUMS | F_CONTINUES },
@@ -227,7 +251,8 @@ const struct crash_ignore crash_ignores[] = {
 	{ "BUG: no syscalls", "BUG: no syscalls can create resource" },
 	{ "WARNING: /etc/ssh", "WARNING: /etc/ssh/moduli does not exist, using fixed modulus" },
 	{ "WARNING: workqueue", "WARNING: workqueue cpumask: online intersect > possible intersect" },
-	{ "he mand mount option", "WARNING: [Tt]he mand mount option (is being|has been) deprecated" },
+	/* Its start only: a log may end inside the line. */
+	{ "he mand mount option", "WARNING: [Tt]he mand mount option" },
 	{ "WARNING: Unsupported", "WARNING: Unsupported flag value\\(s\\) of 0x%x in DT_FLAGS_1" },
 	/* Spectre mitigation notices at boot ("with eIBRS", "data leaks possible via ... BHB"). */
 	{ "WARNING: Unprivileged", "WARNING: Unprivileged eBPF is enabled" },
@@ -301,7 +326,7 @@ const char *const crash_skip_frames[] = {
 	"^(drop|inc|clear|set)_nlink$", "hwasan", "folio_unlock", "ida_free", "__phys_addr",
 	"__fortify_report", "cleanup_srcu_struct", "rhashtable_lookup", "extract_(user|iter)_to_sg",
 	"^get_taint$", "^put_device$", "lock_timer_base", "__timer_delete_sync", "sk_stop_timer_sync",
-	"__mod_timer", "dput",
+	"__mod_timer", "dput", "mark_buffer_dirty",
 };
 
 /* Where a stall's code dispatched the work that looped (EX_STALL). */
@@ -326,6 +351,13 @@ const char crash_stall_anchors[] =
  */
 const char crash_corrupting_frames[] = "^should_fail(slab)?$";
 
+/*
+ * Notices that are no report but print a stack (crash_has_needle()):
+ * without caller ids, one inside a report ends it, its stack is not the report's.
+ */
+const char crash_stack_notices[] =
+	"vmalloc: allocation failure:|FAULT_INJECTION: forcing a failure|FAULT_FLAG_ALLOW_RETRY missing";
+
 /* A hung task's frames that only wait (EX_HUNG), and the waits that name the hang themselves. */
 const char *const crash_hung_skip[] = {
 	"sched", "_lock", "_slowlock", "down", "rwsem", "completion", "kthread", "wait",
@@ -344,6 +376,7 @@ const char *const crash_header_starts[] = {
 	"general protection fault", "stack segment: ", "PANIC: double fault", "Kernel panic",
 	"Kernel BUG ", "kernel BUG at ", "divide error: ", "divide_error: ", "invalid opcode: ",
 	"unregister_netdevice: ", "VFS: ", " [#", "Booting the kernel", "SYZFAIL:", "SYZFATAL:",
+	"Unhandled fault:", "Alignment trap:", "trusty: panic",
 };
 
 

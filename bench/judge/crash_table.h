@@ -59,8 +59,8 @@ enum {
 	F_HEADER_FUNC = 8,	/* no frame: the function on the first line, if any */
 	F_ACCESS = 16,		/* %A is "Read" or "Write" from a later line (KASAN) */
 	F_START = 32,		/* only at the start of the line, after its prefixes and a "subsystem: " */
-	F_BARE = 64,		/* no frame: the title ends before its " in %F" (syzkaller's plainer format) */
 	F_NUMS = 128,		/* a number in the title is NUM (executor and process ids, temp dir names) */
+	F_NEEDS_LINE = 256,	/* without its first part's line, the title is the header's line, corrupted */
 };
 
 /*
@@ -93,6 +93,7 @@ extern const char *const crash_hung_skip[];
 extern const char *const crash_frame_prefixes[];
 extern const char crash_stall_anchors[];
 extern const char crash_corrupting_frames[];
+extern const char crash_stack_notices[];
 extern const size_t crash_nframe_prefixes, crash_nhung_skip, crash_nheader_starts;
 
 /* The compiled expressions; the arrays have nformats and nignores entries. */
@@ -115,6 +116,7 @@ void crash_rx_ready(void);
 /* Reading one line of a report (crash_line.c). */
 bool crash_is_ident(char c);
 size_t crash_frame_at(const char *p, const char **func, bool *guess);
+bool crash_arm_frames_at(const char *p, const char *func[2], size_t n[2]);
 size_t crash_func_after(const char *p, const char **func);
 size_t crash_name_after(const char *p, const char **func);
 bool crash_rip_at(const char *text, const char **func, size_t *n);

@@ -318,6 +318,31 @@ static void test_console_command(void **state)
 	strbuf_release(&out);
 }
 
+/* What differs between two runs of one bug is not in the title. */
+static void test_title_numbers(void **state)
+{
+	(void)state;
+	assert_first("BUG: a syz-executor.3/1234 and syzkaller123456:7 on CPU#1\n",
+		     "BUG: a syz-executor and syzkaller on CPU");
+	assert_first("BUG: from 10.0.0.1 age=624 (0,0) v1.2\n", "BUG: from IP age=NUM (NUM,NUM) v1.NUM");
+	/* A number inside a name stays, unless it is 7 digits or more. */
+	assert_first("BUG: nl80211 ieee802154 x12345678\n", "BUG: nl80211 ieee802154 xNUM");
+}
+
+/* A message printk split at a newline in it: lines of one timestamp and caller id. */
+static void test_split_message(void **state)
+{
+	(void)state;
+	assert_first("[    1.000000][   T41] INFO: task a\n[    1.000000][   T41] b:1 blocked for more than 5 seconds.\n"
+		     "[    1.100000][   T41] Call Trace:\n[    1.100000][   T41]  f+0x1/0x2\n", "INFO: task hung in f");
+	/* Another timestamp, another caller, or no report together: the first line alone. */
+	assert_first("[    1.000000] INFO: task a\n[    2.000000] b:1 blocked for more than 5 seconds.\n",
+		     "INFO: task a");
+	assert_first("[    1.000000][   T41] INFO: task a\n[    1.000000][   T42] b:1 blocked for more than 5 seconds.\n",
+		     "INFO: task a");
+	assert_first("[    1.000000] INFO: task a\n[    1.000000] b\n", "INFO: task a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +353,8 @@ int main(void)
 		cmocka_unit_test(test_odd_logs),
 		cmocka_unit_test(test_panic_after_a_report_is_its_consequence),
 		cmocka_unit_test(test_frames),
+		cmocka_unit_test(test_title_numbers),
+		cmocka_unit_test(test_split_message),
 		cmocka_unit_test(test_console_command),
 	};
 
