@@ -8,7 +8,6 @@ NPROC    := $(shell nproc)
 PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -I. -Ibench
 LDFLAGS  += -pthread
 
@@ -19,6 +18,16 @@ LDFLAGS  += -fsanitize=address,undefined
 else
 OBJ      := $(BUILD)/obj
 endif
+
+# Where `make install` puts things (GNU's names; DESTDIR is honoured).
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+datarootdir ?= $(prefix)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+INSTALL     ?= install
 
 # The version each run records in the history.
 VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -42,7 +51,16 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check check-layout check-trees unit e2e fuzz bench flake clean
+# The binary finds its data from its own directory (lib/runtime.h): installed,
+# DATADIR/fpubench from BINDIR; in the build tree, the sources and the guest
+# from $(OBJ).  Only these relative paths are compiled in, and runtime.o is
+# rebuilt when they change (runtime.flags, as git's GIT-PREFIX).
+relpath       = $(shell realpath -m --relative-to=$(1) $(2))
+RUNTIME_FLAGS := -DRUNTIME_INSTALL_DATA=\"$(call relpath,$(abspath $(bindir)),$(abspath $(datadir))/fpubench)\" \
+		 -DRUNTIME_BUILD_SRC=\"$(call relpath,$(abspath $(OBJ)),$(CURDIR))\" \
+		 -DRUNTIME_BUILD_GUEST=\"$(call relpath,$(abspath $(OBJ)),$(GUEST_OUT))\"
+
+.PHONY: all deps guest run check check-layout check-trees unit e2e fuzz bench flake clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -53,6 +71,13 @@ deps:
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OBJ)/runtime.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(RUNTIME_FLAGS)' | cmp -s - $@ || echo '$(RUNTIME_FLAGS)' >$@
+
+$(OBJ)/lib/runtime.o $(OBJ)/tests/lib/test_runtime: private CFLAGS += $(RUNTIME_FLAGS)
+$(OBJ)/lib/runtime.o $(OBJ)/tests/lib/test_runtime: $(OBJ)/runtime.flags
 
 $(LIBBENCH): $(BENCH_OBJ)
 	@rm -f $@
@@ -72,7 +97,7 @@ endif
 # call lists it in test_NAME.wrap beside it, one symbol a line.
 $(OBJ)/tests/%: tests/unit/%.c $(LIBBENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
+	$(CC) $(CFLAGS) -DFPUBENCH_SRCDIR=\"$(CURDIR)\" $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
 		$(addprefix -Wl$(comma)--wrap=,$(shell cat tests/unit/$*.wrap 2>/dev/null)) \
 		$(LDFLAGS) $(PKG_LIBS) -lcmocka
 
@@ -81,8 +106,10 @@ comma := ,
 guest:
 	@$(MAKE) --no-print-directory -C guest-tests OUT=$(GUEST_OUT)
 
+# A developer's runs stay in the checkout (results/); the binary's own
+# default is the user's data directory.
 run: deps all
-	$(BUILD)/fpubench run
+	$(BUILD)/fpubench run --results results
 
 # The benchmark (bench/RESULTS.md): too slow and too noisy for CI,
 # which only checks that its scripts parse (in check).  BENCH_QUICK=1 for a
@@ -125,7 +152,7 @@ CHECK_FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
-		-DFPUBENCH_SRCDIR=\"$(CURDIR)\" -std=c11 -D_GNU_SOURCE -I. -Ibench
+		$(RUNTIME_FLAGS) -std=c11 -D_GNU_SOURCE -I. -Ibench
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console
