@@ -60,7 +60,7 @@ RUNTIME_FLAGS := -DRUNTIME_INSTALL_DATA=\"$(call relpath,$(abspath $(bindir)),$(
 		 -DRUNTIME_BUILD_SRC=\"$(call relpath,$(abspath $(OBJ)),$(CURDIR))\" \
 		 -DRUNTIME_BUILD_GUEST=\"$(call relpath,$(abspath $(OBJ)),$(GUEST_OUT))\"
 
-.PHONY: all deps guest run check check-layout check-trees unit e2e fuzz bench flake clean FORCE
+.PHONY: all deps guest run check check-layout check-trees unit e2e fuzz bench flake clean install uninstall FORCE
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -111,6 +111,36 @@ guest:
 run: deps all
 	$(BUILD)/fpubench run --results results
 
+# `make install`: the binary, and in DATADIR/fpubench what it reads at run
+# time (lib/runtime.h): the guest payload, the series, the default config
+# and the test module's sources.  The man pages and the bash completion come
+# with it where this Makefile has their targets (`man`, `completion`).
+DOC_TARGETS := $(shell sed -n 's/^\(man\|completion\):.*/\1/p' $(firstword $(MAKEFILE_LIST)))
+DATA_DEST   := $(DESTDIR)$(datadir)/fpubench
+
+install: all $(DOC_TARGETS)
+	rm -rf $(DATA_DEST)
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DATA_DEST)/guest $(DATA_DEST)/patches $(DATA_DEST)/kmod
+	$(INSTALL) -m 755 $(FPUBENCH) $(DESTDIR)$(bindir)/fpubench
+	$(INSTALL) -m 755 $(GUEST_OUT)/init $(DATA_DEST)/guest/init
+	$(INSTALL) -m 644 $(GUEST_OUT)/tests.list $(DATA_DEST)/guest/tests.list
+	$(INSTALL) -m 644 $(wildcard patches/*) $(DATA_DEST)/patches
+	$(INSTALL) -m 644 $(wildcard guest-tests/kmod/*) $(DATA_DEST)/kmod
+	$(INSTALL) -m 644 bench/fpubench.conf $(DATA_DEST)/fpubench.conf
+ifneq ($(filter man,$(DOC_TARGETS)),)
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1
+	$(INSTALL) -m 644 $(BUILD)/man/*.1 $(DESTDIR)$(mandir)/man1
+endif
+ifneq ($(filter completion,$(DOC_TARGETS)),)
+	$(INSTALL) -d $(DESTDIR)$(datadir)/bash-completion/completions
+	$(INSTALL) -m 644 $(BUILD)/completion/fpubench $(DESTDIR)$(datadir)/bash-completion/completions/fpubench
+endif
+
+uninstall:
+	rm -rf $(DATA_DEST)
+	rm -f $(DESTDIR)$(bindir)/fpubench $(DESTDIR)$(datadir)/bash-completion/completions/fpubench
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(wildcard $(BUILD)/man/*.1)))
+
 # The benchmark (bench/RESULTS.md): too slow and too noisy for CI,
 # which only checks that its scripts parse (in check).  BENCH_QUICK=1 for a
 # quick pass.
@@ -143,6 +173,7 @@ check: deps check-layout
 	tests/e2e/lkdtm.sh $(BUILD)/fpubench
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
 	tests/e2e/kill.sh $(BUILD)/fpubench 20
+	tests/e2e/install.sh
 
 # Fuzzing: libFuzzer with ASan+UBSan on the parsers that read untrusted
 # input (tests/fuzz/fuzz_*.c), each seeded with the fixtures it parses.
