@@ -44,8 +44,8 @@ int cmd_provenance(struct options *o);
  * What run, test, bisect and history share: fills what the command line
  * (and for run the config) left unset, and parses --uri.  The defaults are
  * the user's directories and, but for history, fpubench's data beside the
- * executable (lib/runtime.h); o owns them after this (cmd_release() frees
- * them).
+ * executable (runtime_data_path()); o owns them after this (cmd_release()
+ * frees them).
  */
 int cmd_prepare(struct options *o, const struct conf *c);
 
