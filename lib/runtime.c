@@ -64,13 +64,16 @@ int runtime_data_path(char **out, enum runtime_data what)
 	return runtime_data_path_for(out, exe, what);
 }
 
-/* $VAR/fpubench, else ~/FALLBACK/fpubench (/tmp for a user without a home). */
+/*
+ * $VAR/fpubench, else ~/FALLBACK/fpubench (/tmp for a user without a home).
+ * The XDG specification has a relative or empty $VAR ignored.
+ */
 static char *xdg_dir(const char *var, const char *fallback)
 {
 	const char *xdg = getenv(var);
 	const char *home = getenv("HOME");
 
-	if (xdg && *xdg)
+	if (xdg && xdg[0] == '/')
 		return xasprintf("%s/fpubench", xdg);
 	return xasprintf("%s/%s/fpubench", home && *home ? home : "/tmp", fallback);
 }

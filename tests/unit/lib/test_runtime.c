@@ -231,9 +231,13 @@ static void test_user_dirs(void **state)
 	unsetenv("FPUBENCH_CACHE");
 	assert_user_dir(RUNTIME_USER_DATA, "/home/u/.local/share/fpubench");
 	assert_user_dir(RUNTIME_USER_CACHE, "/home/u/.cache/fpubench");
-	/* An empty variable is an unset one, as the XDG specification says. */
+	/* An empty or relative variable is an unset one, as the XDG specification says. */
 	setenv("XDG_DATA_HOME", "", 1);
 	setenv("XDG_CACHE_HOME", "", 1);
+	assert_user_dir(RUNTIME_USER_DATA, "/home/u/.local/share/fpubench");
+	assert_user_dir(RUNTIME_USER_CACHE, "/home/u/.cache/fpubench");
+	setenv("XDG_DATA_HOME", "data", 1);
+	setenv("XDG_CACHE_HOME", "cache", 1);
 	assert_user_dir(RUNTIME_USER_DATA, "/home/u/.local/share/fpubench");
 	assert_user_dir(RUNTIME_USER_CACHE, "/home/u/.cache/fpubench");
 	setenv("XDG_DATA_HOME", "/x/data", 1);
