@@ -56,6 +56,10 @@ check "it read the installed guest" grep -q "\"$DATA/guest/init\"" "$WORK/strace
 check "it opened nothing under the source tree $ROOT" \
 	sh -c "! grep -F '\"$ROOT/' '$WORK/strace' | sed 's/^/# /' | grep ."
 
+check "run from /tmp reads the installed config (a bad --cpu exits 132 before building)" \
+	sh -c "XDG_DATA_HOME='$WORK/data' '$BIN' run --cpu no-such-cpu >'$WORK/run.out' 2>&1;
+	[ \$? -eq 132 ] && ! grep -q 'no fpubench data\|fpubench.conf' '$WORK/run.out'"
+
 echo "# e2e install: the build tree's binary from another directory"
 check "build/fpubench finds the checkout's guest from /tmp" \
 	sh -c "'$ROOT/build/fpubench' test --list | grep -q '^fpu_seed '"
