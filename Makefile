@@ -8,7 +8,6 @@ NPROC    := $(shell nproc)
 PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
 CC       ?= cc
 CFLAGS   ?= -O2 -g
-CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -I. -Ibench
 LDFLAGS  += -pthread
 
@@ -19,6 +18,16 @@ LDFLAGS  += -fsanitize=address,undefined
 else
 OBJ      := $(BUILD)/obj
 endif
+
+# Where `make install` puts things (GNU's names; DESTDIR is honoured).
+PREFIX      ?= /usr/local
+prefix      ?= $(PREFIX)
+exec_prefix ?= $(prefix)
+bindir      ?= $(exec_prefix)/bin
+datarootdir ?= $(prefix)/share
+datadir     ?= $(datarootdir)
+mandir      ?= $(datarootdir)/man
+INSTALL     ?= install
 
 # The version each run records in the history.
 VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -42,7 +51,16 @@ UNIT_BIN   := $(UNIT_SRC:tests/unit/%.c=$(OBJ)/tests/%)
 
 GUEST_OUT  := $(abspath $(BUILD)/guest)
 
-.PHONY: all deps guest run check check-layout check-docs check-trees unit e2e fuzz bench flake clean man completion
+# The binary finds its data from its own directory (lib/runtime.h): installed,
+# DATADIR/fpubench from BINDIR; in the build tree, the sources and the guest
+# from $(OBJ).  Only these relative paths are compiled in, and runtime.o is
+# rebuilt when they change (runtime.flags, as git's GIT-PREFIX).
+relpath       = $(shell realpath -m --relative-to=$(1) $(2))
+RUNTIME_FLAGS := -DRUNTIME_INSTALL_DATA=\"$(call relpath,$(abspath $(bindir)),$(abspath $(datadir))/fpubench)\" \
+		 -DRUNTIME_BUILD_SRC=\"$(call relpath,$(abspath $(OBJ)),$(CURDIR))\" \
+		 -DRUNTIME_BUILD_GUEST=\"$(call relpath,$(abspath $(OBJ)),$(GUEST_OUT))\"
+
+.PHONY: all deps guest run check check-layout check-docs check-trees unit e2e fuzz bench flake clean man completion install uninstall FORCE
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -53,6 +71,13 @@ deps:
 $(OBJ)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(OBJ)/runtime.flags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(RUNTIME_FLAGS)' | cmp -s - $@ || echo '$(RUNTIME_FLAGS)' >$@
+
+$(OBJ)/lib/runtime.o $(OBJ)/tests/lib/test_runtime: private CFLAGS += $(RUNTIME_FLAGS)
+$(OBJ)/lib/runtime.o $(OBJ)/tests/lib/test_runtime: $(OBJ)/runtime.flags
 
 $(LIBBENCH): $(BENCH_OBJ)
 	@rm -f $@
@@ -72,7 +97,7 @@ endif
 # call lists it in test_NAME.wrap beside it, one symbol a line.
 $(OBJ)/tests/%: tests/unit/%.c $(LIBBENCH)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
+	$(CC) $(CFLAGS) -DFPUBENCH_SRCDIR=\"$(CURDIR)\" $(PKG_CFLAGS) -Itests/unit -o $@ $< $(LIBBENCH) \
 		$(addprefix -Wl$(comma)--wrap=,$(shell cat tests/unit/$*.wrap 2>/dev/null)) \
 		$(LDFLAGS) $(PKG_LIBS) -lcmocka
 
@@ -81,8 +106,33 @@ comma := ,
 guest:
 	@$(MAKE) --no-print-directory -C guest-tests OUT=$(GUEST_OUT)
 
+# A developer's runs stay in the checkout (results/); the binary's own
+# default is the user's data directory.
 run: deps all
-	$(BUILD)/fpubench run
+	$(BUILD)/fpubench run --results results
+
+# `make install`: the binary, and in DATADIR/fpubench what it reads at run
+# time (lib/runtime.h): the guest payload, the series, the default config
+# and the test module's sources; and the man pages and the bash completion.
+DATA_DEST   := $(DESTDIR)$(datadir)/fpubench
+
+install: all man completion
+	rm -rf $(DATA_DEST)
+	$(INSTALL) -d $(DESTDIR)$(bindir) $(DATA_DEST)/guest $(DATA_DEST)/patches $(DATA_DEST)/kmod
+	$(INSTALL) -m 755 $(FPUBENCH) $(DESTDIR)$(bindir)/fpubench
+	$(INSTALL) -m 755 $(GUEST_OUT)/init $(DATA_DEST)/guest/init
+	$(INSTALL) -m 644 $(GUEST_OUT)/tests.list $(DATA_DEST)/guest/tests.list
+	$(INSTALL) -m 644 $(wildcard patches/*) $(DATA_DEST)/patches
+	$(INSTALL) -m 644 $(wildcard guest-tests/kmod/*) $(DATA_DEST)/kmod
+	$(INSTALL) -m 644 bench/fpubench.conf $(DATA_DEST)/fpubench.conf
+	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(datadir)/bash-completion/completions
+	$(INSTALL) -m 644 $(MAN_PAGES) $(DESTDIR)$(mandir)/man1
+	$(INSTALL) -m 644 $(BUILD)/completion/fpubench $(DESTDIR)$(datadir)/bash-completion/completions/fpubench
+
+uninstall:
+	rm -rf $(DATA_DEST)
+	rm -f $(DESTDIR)$(bindir)/fpubench $(DESTDIR)$(datadir)/bash-completion/completions/fpubench
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,$(notdir $(wildcard $(BUILD)/man/*.1)))
 
 # The benchmark (bench/RESULTS.md): too slow and too noisy for CI,
 # which only checks that its scripts parse (in check).  BENCH_QUICK=1 for a
@@ -117,6 +167,7 @@ check: deps check-layout
 	tests/e2e/lkdtm.sh $(BUILD)/fpubench
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
 	tests/e2e/kill.sh $(BUILD)/fpubench 20
+	tests/e2e/install.sh
 
 # Man pages: docs/fpubench.md and docs/fpubench-<command>.md through
 # go-md2man, each command's OPTIONS from the option table (the hidden
@@ -155,7 +206,7 @@ CHECK_FUZZ_SECONDS ?= 30
 FUZZ_CC      ?= clang
 FUZZ_DIR     := $(BUILD)/fuzz
 FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
-		-DFPUBENCH_SRCDIR=\"$(CURDIR)\" -std=c11 -D_GNU_SOURCE -I. -Ibench
+		$(RUNTIME_FLAGS) -std=c11 -D_GNU_SOURCE -I. -Ibench
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console

@@ -6,10 +6,12 @@ set -eu
 FPUBENCH=$(realpath "$1")
 N=$2
 WORK=$(mktemp -d /tmp/fpubench-flake.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-# A copy, so that a rebuild meanwhile cannot pull the binary from under the runs.
-cp "$FPUBENCH" "$WORK/fpubench"
-FPUBENCH="$WORK/fpubench"
+# A copy, so that a rebuild meanwhile cannot pull the binary from under the
+# runs; beside the original, where it finds its data (runtime_data_path()).
+COPY="$FPUBENCH.flake-$$"
+trap 'rm -rf "$WORK" "$COPY"' EXIT
+cp "$FPUBENCH" "$COPY"
+FPUBENCH="$COPY"
 HISTORY="$WORK/history.db"
 
 i=1

@@ -23,9 +23,12 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$(realpath "$1")
 shift
 LOGS=$(mktemp -d /tmp/fpubench-mutants.XXXXXX)
-# A copy, so that a rebuild meanwhile cannot pull the binary from under the runs.
-cp "$BENCH" "$LOGS/fpubench"
-BENCH="$LOGS/fpubench"
+# A copy, so that a rebuild meanwhile cannot pull the binary from under the
+# runs; beside the original, where it finds its data (runtime_data_path()).
+COPY="$BENCH.mutants-$$"
+trap 'rm -f "$COPY"' EXIT
+cp "$BENCH" "$COPY"
+BENCH="$COPY"
 cd "$TOP"
 MUTANTS=${MUTANTS:-tests/mutants/*.patch}
 start=$(date +%s)

@@ -20,17 +20,51 @@
 
 volatile sig_atomic_t cmd_stop_signal;
 
-static char *default_cache(void)
+/* Keeps s for cmd_release() and returns it, for a default the bench found. */
+static const char *own(struct options *o, char *s)
 {
-	const char *env = getenv("FPUBENCH_CACHE");
-	const char *xdg = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
+	strlist_push(&o->owned, s);
+	return s;
+}
 
-	if (env && *env)
-		return xstrdup(env);
-	if (xdg && *xdg)
-		return xasprintf("%s/fpubench", xdg);
-	return xasprintf("%s/.cache/fpubench", home && *home ? home : "/tmp");
+int cmd_data_default(struct options *o, const char **field, enum runtime_data what)
+{
+	char *path;
+	int err;
+
+	if (*field)
+		return 0;
+	if ((err = runtime_data_path(&path, what)) < 0)
+		return err;
+	*field = own(o, path);
+	return 0;
+}
+
+/* The user's data directory's `name`: the results or the history (caller frees). */
+static char *user_data(const char *name)
+{
+	char *dir = runtime_user_dir(RUNTIME_USER_DATA);
+	char *path = xasprintf("%s/%s", dir, name);
+
+	free(dir);
+	return path;
+}
+
+/*
+ * The history is the user's data; one that an earlier fpubench kept in the
+ * cache is used where it is, so a nightly still compares with its past runs.
+ */
+static char *default_history(const char *cache)
+{
+	char *path = user_data("history.db");
+	char *old = xasprintf("%s/history.db", cache);
+
+	if (!file_exists(path) && file_exists(old)) {
+		free(path);
+		return old;
+	}
+	free(old);
+	return path;
 }
 
 /* Fills what the command line left unset from fpubench.conf. */
@@ -64,11 +98,11 @@ static void options_from_conf(struct options *o, const struct conf *c)
 int cmd_prepare(struct options *o, const struct conf *c)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	int err;
 
 	for (size_t i = 0; i < o->uris.n; i++) {
 		o->hosts = xrealloc(o->hosts, (o->nhosts + 1) * sizeof(*o->hosts));
-		int err = conf_host_parse(o->uris.v[i], &o->hosts[o->nhosts]);
-		if (err < 0)
+		if ((err = conf_host_parse(o->uris.v[i], &o->hosts[o->nhosts])) < 0)
 			return err;
 		o->nhosts++;
 	}
@@ -77,9 +111,7 @@ int cmd_prepare(struct options *o, const struct conf *c)
 	/* Guests per host follow --jobs when given, else what each host holds. */
 	o->guests = o->jobs;
 	if (!o->results)
-		o->results = "results";
-	if (!o->patches)
-		o->patches = FPUBENCH_SRCDIR "/patches";
+		o->results = own(o, user_data("results"));
 	if (!o->jobs)
 		o->jobs = cores > 0 ? cores : 1;
 	if (!o->timeout_s)
@@ -91,13 +123,17 @@ int cmd_prepare(struct options *o, const struct conf *c)
 		o->repo = ".";
 	if (!o->runs)
 		o->runs = 1;
-	if (!o->guest_dir)
-		o->guest_dir = FPUBENCH_GUEST_DIR;
 	if (!o->cache)
-		o->cache = o->cache_buf = default_cache();
+		o->cache = own(o, runtime_user_dir(RUNTIME_USER_CACHE));
 	if (!o->history)
-		o->history = o->history_buf = xasprintf("%s/history.db", o->cache);
-	return 0;
+		o->history = own(o, default_history(o->cache));
+	/* history reads the database alone; the others build and boot. */
+	if (o->command == CMD_HISTORY)
+		return 0;
+	if ((err = cmd_data_default(o, &o->patches, RUNTIME_SERIES)) < 0 ||
+	    (err = cmd_data_default(o, &o->guest_dir, RUNTIME_GUEST)) < 0)
+		return err;
+	return cmd_data_default(o, &o->kmod_src, RUNTIME_KMOD);
 }
 
 void cmd_release(struct options *o)
@@ -105,8 +141,7 @@ void cmd_release(struct options *o)
 	for (size_t i = 0; i < o->nhosts; i++)
 		conf_host_release(&o->hosts[i]);
 	free(o->hosts);
-	free(o->cache_buf);
-	free(o->history_buf);
+	strlist_release(&o->owned);
 	options_release(o);
 }
 
@@ -322,6 +357,17 @@ static void results_run_init(struct results_run *run, const struct session *s,
 	};
 }
 
+/* The history's directory, which the user's data directory may not hold yet. */
+static int history_dir_create(const char *history)
+{
+	const char *slash = strrchr(history, '/');
+	char *dir = xstrndup(history, slash ? (size_t)(slash - history) : 0);
+	int err = *dir ? dir_create(dir, ERR_GENERIC) : 0;
+
+	free(dir);
+	return err;
+}
+
 /* The config fragment's content hash, which with the tree names a history line. */
 static int fragment_hash(const char *fragment, char hash[13])
 {
@@ -345,7 +391,7 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 		.nhosts = o->nhosts || !c ? o->nhosts : c->nhosts,
 		.results = o->results,
 		.guest_dir = o->guest_dir,
-		.kmod_src = FPUBENCH_SRCDIR "/guest-tests/kmod",
+		.kmod_src = o->kmod_src,
 		.seed_variant = CMD_TEST_VARIANT,
 		.kernel_provenance = o->command != CMD_BISECT,
 		.jobs = o->jobs,
@@ -381,6 +427,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 		goto out;
 	if (tree) {
 		if ((err = fragment_hash(fragment, hash)) < 0 ||
+		    (err = history_dir_create(o->history)) < 0 ||
 		    (err = record_begin(&rec, s, o->history, o->command_name, tree->name, hash)) < 0)
 			goto out;
 		s->cfg.on_boot = record_boot;
@@ -403,7 +450,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	if (tree && tree->source == CONF_TREE_GIT && new_failures && o->bisect != CONF_NO) {
 		struct nightly_bisect nb = {
 			.s = s, .rec = rec, .run = &run, .m = m, .repo = tree->repo,
-			.conf_path = o->conf_path ? o->conf_path : CMD_DEFAULT_CONF,
+			.conf_path = o->conf_path,
 			.budget_s = o->bisect_budget_s > 0 ? o->bisect_budget_s : NIGHTLY_BISECT_BUDGET_S,
 		};
 		if ((err = nightly_bisect(&nb)) < 0)

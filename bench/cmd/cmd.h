@@ -14,20 +14,13 @@
 
 #include "options.h"
 
+#include "lib/runtime.h"
 #include "run/conf.h"
 #include "run/session.h"
 
 #include <signal.h>
 
-#ifndef FPUBENCH_SRCDIR
-#define FPUBENCH_SRCDIR "."
-#endif
-#ifndef FPUBENCH_GUEST_DIR
-#define FPUBENCH_GUEST_DIR FPUBENCH_SRCDIR "/build/guest"
-#endif
-
 #define CMD_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
-#define CMD_DEFAULT_CONF FPUBENCH_SRCDIR "/bench/fpubench.conf"
 #define CMD_TEST_VARIANT "patched"	/* what `test` and a new build directory start from */
 
 /*
@@ -50,10 +43,15 @@ int cmd_tree(struct options *o);
 
 /*
  * What run, test, bisect and history share: fills what the command line
- * (and for run the config) left unset, and parses --uri.  The cache and
- * history paths are owned by o after this (cmd_release() frees them).
+ * (and for run the config) left unset, and parses --uri.  The defaults are
+ * the user's directories and, but for history, fpubench's data beside the
+ * executable (runtime_data_path()); o owns them after this (cmd_release()
+ * frees them).
  */
 int cmd_prepare(struct options *o, const struct conf *c);
+
+/* Sets *field to where `what` is beside the executable, unless it is set; o owns it. */
+int cmd_data_default(struct options *o, const char **field, enum runtime_data what);
 
 void cmd_release(struct options *o);
 

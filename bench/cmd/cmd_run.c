@@ -35,8 +35,8 @@ int cmd_run(struct options *o)
 	struct conf *c = NULL;
 	int err;
 
-	if ((err = conf_load(&c, o->conf_path ? o->conf_path : CMD_DEFAULT_CONF)) == 0 &&
-	    (err = cmd_prepare(o, c)) == 0)
+	if ((err = cmd_data_default(o, &o->conf_path, RUNTIME_CONF)) == 0 &&
+	    (err = conf_load(&c, o->conf_path)) == 0 && (err = cmd_prepare(o, c)) == 0)
 		err = run_trees(o, c);
 	conf_free(c);
 	return err;

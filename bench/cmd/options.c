@@ -42,7 +42,8 @@ static const struct opt opt_table[] = {
 	  "a libvirt URI to boot on, N guests at once; repeatable, cells are spread over "
 	  "all (default: qemu:///embed?root=CACHE/libvirt, no daemon needed)" },
 	{ "config", 0, "FILE", CMD_RUN | CMD_BISECT, OPT_STRING, FIELD(conf_path), 0, 0,
-	  "the config (run: default bench/fpubench.conf; bisect: its [report] for the mail)" },
+	  "the config (run: default the fpubench.conf that comes with fpubench; bisect: its "
+	  "[report] for the mail)" },
 	{ "variant", 0, "NAME", CMD_RUN, OPT_LIST, FIELD(variants), 0, 0,
 	  "build and boot only this variant of patches/variants; repeatable" },
 	{ "patch", 'p', "FILE", CMD_TEST, OPT_LIST, FIELD(patch_files), 0, 0,
@@ -72,7 +73,8 @@ static const struct opt opt_table[] = {
 	  "boot only these guest tests and keep only their cells; test and bisect judge by "
 	  "them; repeatable (see 'fpubench test --list'). history: one test's cells" },
 	{ "history", 0, "FILE", CMD_RUN | CMD_HISTORY, OPT_STRING, FIELD(history), 0, 0,
-	  "the history database (default: CACHE/history.db)" },
+	  "the history database (default: $XDG_DATA_HOME/fpubench/history.db or "
+	  "~/.local/share/fpubench/history.db)" },
 	{ "last", 0, "N", CMD_HISTORY, OPT_LONG, FIELD(last), 1, 1000000,
 	  "show the N newest runs (default: 10)" },
 	{ "all", 0, NULL, CMD_HISTORY, OPT_FLAG, FIELD(all), 0, 0,
@@ -83,15 +85,17 @@ static const struct opt opt_table[] = {
 	  "print the rules that begin and title a crash report, from the scanner's table, "
 	  "and no LOG" },
 	{ "cache", 0, "DIR", BUILDS | CMD_HISTORY | CMD_TREE, OPT_STRING, FIELD(cache), 0, 0,
-	  "kernel trees, builds, ccache, the libvirt root and the history (default: "
+	  "kernel trees, builds, ccache and the libvirt root (default: "
 	  "$FPUBENCH_CACHE, $XDG_CACHE_HOME/fpubench or ~/.cache/fpubench)" },
 	{ "patches", 0, "DIR", BUILDS | CMD_TREE, OPT_STRING, FIELD(patches), 0, 0,
-	  "where series, variants and fpu.config are (default: the repository's patches/)" },
+	  "where series, variants and fpu.config are (default: the series that comes with "
+	  "fpubench)" },
 	{ "tarball", 0, "FILE", CMD_RUN | CMD_TEST | CMD_TREE, OPT_STRING, FIELD(tarball), 0, 0,
 	  "the kernel source tarball (default: $FPUBENCH_TARBALL or "
 	  "/usr/src/linux-source-6.1.tar.xz)" },
 	{ "results", 0, "DIR", BUILDS, OPT_STRING, FIELD(results), 0, 0,
-	  "where run directories go (default: results)" },
+	  "where run directories go (default: $XDG_DATA_HOME/fpubench/results or "
+	  "~/.local/share/fpubench/results)" },
 	{ "guest-dir", 0, "DIR", CMD_RUN | CMD_TEST, OPT_STRING, FIELD(guest_dir), 0, 0,
 	  "boot DIR/init instead of the built guest's (a testing aid, e.g. "
 	  "build/guest/misbehave/NAME)" },
@@ -119,7 +123,7 @@ static const struct command_help commands[] = {
 	  "Builds every variant of patches/variants (or those named) on each tree of the\n"
 	  "config, boots each on every CPU setup and judges every test: a cell per\n"
 	  "(kernel, setup, test). Keeps the run in the history, compares it with the\n"
-	  "previous one and writes results/<run>/ with report.html, junit.xml and\n"
+	  "previous one and writes RESULTS/<run>/ with report.html, junit.xml and\n"
 	  "kcidb.json. Exits 0 when every cell met its expectation and none newly failed." },
 	{ CMD_TEST, "test", "fpubench test [OPTION]... [--patch FILE]... | --tree DIR | --list",
 	  "test a patch, or a kernel tree as it is (for git bisect run)",

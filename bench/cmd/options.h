@@ -22,6 +22,7 @@
 #ifndef FPUBENCH_OPTIONS_H
 #define FPUBENCH_OPTIONS_H
 
+#include "lib/strlist.h"
 #include "run/conf.h"
 
 #include <stdbool.h>
@@ -85,7 +86,8 @@ struct options {
 	/* Filled by cmd_prepare() (cmd.h), which owns them: */
 	struct conf_host *hosts;	/* from --uri */
 	size_t nhosts;
-	char *cache_buf, *history_buf;	/* the defaults of cache and history */
+	const char *kmod_src;		/* the test module's sources */
+	struct strlist owned;		/* the defaults it found, which the fields above borrow */
 };
 
 /* The bits of the command called `name`, or 0 when there is none. */

@@ -1,6 +1,7 @@
 /*
- * history: every run of the bench, kept in an SQLite database
- * (<cache>/history.db), and the comparison of a run with the one before.
+ * history: every run of the bench, kept in an SQLite database (by
+ * default in the user's data directory, runtime_user_dir()), and the
+ * comparison of a run with the one before.
  *
  * The schema is created and upgraded by numbered migrations in history.c
  * (PRAGMA user_version holds the last one applied), each in a transaction

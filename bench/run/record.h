@@ -1,9 +1,9 @@
 /*
  * record: what a matrix run leaves behind besides results.json.  Its rows
- * in the history database (by default <cache>/history.db), written as each boot
- * ends, so a killed run keeps what it finished; the comparison with the
- * previous complete run of its line, printed; and report.html, junit.xml
- * and kcidb.json in the run directory.
+ * in the history database (by default in the user's data directory),
+ * written as each boot ends, so a killed run keeps what it finished; the
+ * comparison with the previous complete run of its line, printed; and
+ * report.html, junit.xml and kcidb.json in the run directory.
  *
  * A struct record borrows the session it was begun with, which must
  * outlive it; record_free() accepts NULL.

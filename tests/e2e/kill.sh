@@ -13,10 +13,12 @@ set -u
 FPUBENCH=$(realpath "${1:-build/fpubench}")
 ROUNDS=${2:-20}
 WORK=$(mktemp -d /tmp/fpubench-kill.XXXXXX)
-trap 'rm -rf "$WORK"' EXIT
-# A copy, so that a rebuild meanwhile cannot pull the binary from under the runs.
-cp "$FPUBENCH" "$WORK/fpubench"
-FPUBENCH="$WORK/fpubench"
+# A copy, so that a rebuild meanwhile cannot pull the binary from under the
+# runs; beside the original, where it finds its data (runtime_data_path()).
+COPY="$FPUBENCH.kill-$$"
+trap 'rm -rf "$WORK" "$COPY"' EXIT
+cp "$FPUBENCH" "$COPY"
+FPUBENCH="$COPY"
 HISTORY="$WORK/history.db"
 RUN="$FPUBENCH run --results $WORK/results --history $HISTORY --cpu pentium2,-fxsr --cpu qemu32"
 failed=0

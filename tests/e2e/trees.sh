@@ -67,7 +67,7 @@ check "the cache holds one tree per version" \
 	test -d "$CACHE/trees/debian-$V61/.git" -a -d "$CACHE/trees/debian-$V612/.git"
 
 echo "# e2e trees: a nightly over both Debian trees"
-sed -e "s|^results = .*|results = $RESULTS|" -e "s|^series = .*|series = $ROOT/patches|" \
+sed -e "s|^# results = .*|results = $RESULTS|" -e "s|^# series = .*|series = $ROOT/patches|" \
 	-e "s|^# cache = .*|cache = $CACHE|" \
 	-e "s|^# tarball = /usr/src/linux-source-6.1.tar.xz|tarball = $T61|" \
 	-e 's|^# \[tree debian-6.12\]|[tree debian-6.12]|' \
