@@ -19,6 +19,7 @@ struct fixture {
 	char hex[NCOMMITS][GIT_OID_HEXSZ + 1];
 	char *json;
 	char *out;
+	char *err;
 };
 
 static int setup(void **state)
@@ -35,6 +36,7 @@ static int setup(void **state)
 		git_oid_tostr(fx->hex[i], sizeof(fx->hex[i]), &fx->commits[i]);
 	fx->json = xasprintf("%s/report.json", fx->dir);
 	fx->out = xasprintf("%s/stdout", fx->dir);
+	fx->err = xasprintf("%s/stderr", fx->dir);
 	*state = fx;
 	return 0;
 }
@@ -48,16 +50,17 @@ static int teardown(void **state)
 	free(fx->dir);
 	free(fx->json);
 	free(fx->out);
+	free(fx->err);
 	free(fx);
 	git_libgit2_shutdown();
 	return 0;
 }
 
-/* Runs the command line with stdout in fx->out; returns the exit status. */
+/* Runs the command line with stdout in fx->out and stderr in fx->err; returns the exit status. */
 static int run(struct fixture *fx, const char *const *args)
 {
 	char *argv[40] = { "fpubench" };
-	int argc = 1, saved, fd, status;
+	int argc = 1, saved, saved_err, fd, status;
 
 	while (args[argc - 1]) {
 		argv[argc] = (char *)args[argc - 1];
@@ -65,14 +68,22 @@ static int run(struct fixture *fx, const char *const *args)
 	}
 	argv[argc] = NULL;
 	fflush(stdout);
+	fflush(stderr);
 	saved = dup(1);
+	saved_err = dup(2);
 	fd = open(fx->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, 1);
 	close(fd);
+	fd = open(fx->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
 	status = cmd_main(argc, argv);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, 1);
 	close(saved);
+	dup2(saved_err, 2);
+	close(saved_err);
 	return status;
 }
 
@@ -229,7 +240,11 @@ static void test_usage_and_input_errors(void **state)
 	const char *no_repo[] = { "provenance", "--repo", "/nonexistent/repo", "HEAD", NULL };
 	const char *no_archive[] = { "provenance", "--repo", fx->dir, "--archive",
 				     FIXTURES "absent.mbox", "HEAD", NULL };
+	char *text = xasprintf("%s/notes.txt", fx->dir);
+	const char *not_mail[] = { "provenance", "--repo", fx->dir, "--archive", text, "HEAD", NULL };
+	char *holds_no_mail = xasprintf("archive '%s' holds no mail", text);
 
+	assert_int_equal(file_write_atomic(text, "not a mail, just notes\n", 23), 0);
 	assert_int_equal(run(fx, no_rev), EXIT_USAGE);
 	assert_int_equal(run(fx, list_no_archive), EXIT_USAGE);
 	assert_int_equal(run(fx, list_and_rev), EXIT_USAGE);
@@ -240,6 +255,11 @@ static void test_usage_and_input_errors(void **state)
 	assert_non_null(strstr(error_last(), "cannot open repository '/nonexistent/repo'"));
 	assert_int_equal(run(fx, no_archive), EXIT_INPUT);
 	assert_non_null(strstr(error_last(), "cannot read archive '" FIXTURES "absent.mbox'"));
+	/* A file that is not mail, named as given. */
+	assert_int_equal(run(fx, not_mail), EXIT_INPUT);
+	assert_non_null(strstr(error_last(), holds_no_mail));
+	free(holds_no_mail);
+	free(text);
 }
 
 static void test_commit_json_for_a_results_cell(void **state)
