@@ -2,6 +2,7 @@
 
 #include "lib/date.h"
 #include "lib/error.h"
+#include "lib/fileutil.h"
 #include "lib/jsonw.h"
 #include "provenance/provenance.h"
 
@@ -176,7 +177,7 @@ static void print_message(const struct provenance_message *msg)
 /*
  * provenance: the report of each REV and RANGE (or with --list the
  * archives' messages) on standard output; with --json FILE also the JSON
- * there.
+ * there, and with --json - the JSON alone in the report's place.
  */
 int cmd_provenance(struct options *o)
 {
@@ -189,6 +190,7 @@ int cmd_provenance(struct options *o)
 		.nrevs = o->operands.n,
 	};
 	struct provenance_report *r;
+	bool text = !o->json || strcmp(o->json, "-") != 0;
 	int err;
 
 	if (o->list && !o->archives.n)
@@ -197,13 +199,15 @@ int cmd_provenance(struct options *o)
 		return error_set(ERR_USAGE, "--list takes no revision, not '%s'", o->operands.v[0]);
 	if (!o->list && !o->operands.n)
 		return error_set(ERR_USAGE, "no revision given (see 'fpubench provenance --help')");
+	if (o->json && (err = file_output_check(o->json, "--json")) < 0)
+		return err;
 	if ((err = provenance_report_build(&r, &req)) < 0)
 		return err;
 	if (r->skipped)
 		fprintf(stderr, "fpubench: skipped %zu messages that are not mail\n", r->skipped);
-	for (size_t i = 0; i < r->nmessages; i++)
+	for (size_t i = 0; text && i < r->nmessages; i++)
 		print_message(&r->messages[i]);
-	for (size_t i = 0; i < r->ncommits; i++)
+	for (size_t i = 0; text && i < r->ncommits; i++)
 		print_commit(&r->commits[i], r->mails);
 	if (fflush(stdout) != 0)
 		err = error_set_errno(ERR_GENERIC, "cannot write the report to standard output");
