@@ -1,6 +1,6 @@
 /*
  * provenance: all that bench/ may use of provenance/ (scripts/check-layout.sh
- * holds it to this header): the `fpubench provenance` command, the
+ * holds it to this header): the report behind `fpubench provenance`, the
  * provenance of one commit as JSON, and the short story of a tested
  * commit that reports show.
  *
@@ -11,12 +11,18 @@
  * archive the report says what the commits themselves say (trailers,
  * Link message-ids and lore URLs, history references, patch-id); with
  * archives it adds the postings, the version chain and the Link's
- * quality.  The report goes to stdout and, with --json, a JSON array
- * (one object per commit, newest first as in `git log`) to FILE,
- * written atomically.  --list lists the messages the archives hold.
+ * quality.  --list lists the messages the archives hold instead.
+ * provenance_report_build() gathers that as data and as a JSON array (one
+ * object per commit, newest first as in `git log`, or per message); it
+ * prints nothing, the command prints.  The report's commits are read
+ * through the types of facts.h and match.h, which is why this header
+ * includes them.
  */
 #ifndef FPUBENCH_PROVENANCE_H
 #define FPUBENCH_PROVENANCE_H
+
+#include "facts.h"
+#include "match.h"
 
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -24,24 +30,58 @@
 #include <git2.h>
 #include <stdbool.h>
 
+struct json_object;
+
 /* What `fpubench provenance` was asked; every string is borrowed. */
 struct provenance_request {
 	const char *repo;	/* NULL: the repository around the current directory */
 	const char *const *archives;	/* mbox files, maildirs or public-inbox repositories */
 	size_t narchives;
-	const char *json;	/* also write the report as JSON there ("-": stdout), or NULL */
-	bool list;		/* list the archives' messages instead of commits */
-	const char *const *revs;	/* REV or A..B / A...B */
+	bool list;		/* list the archives' messages instead of commits; needs archives */
+	const char *const *revs;	/* REV or A..B / A...B; at least one unless list */
 	size_t nrevs;
 };
 
+/* One commit of the report. */
+struct provenance_commit {
+	const struct commit_facts *facts;
+	const struct match_result *match;	/* NULL without archives */
+};
+
+/* One message of the archives, for --list. */
+struct provenance_message {
+	const struct mail *mail;
+	const struct subject *subject;	/* its subject's tags (version, RFC, ...) */
+};
+
 /*
- * Prints the report to stdout (and the JSON where asked); 0 or a negative
- * error.  It turns off libgit2's re-hashing of every object read
+ * The report; everything in it belongs to it.  match_posting.mail and
+ * match_version.mail index `mails`.
+ */
+struct provenance_report {
+	struct provenance_commit *commits;	/* newest first; none with list */
+	size_t ncommits;
+	struct provenance_message *messages;	/* with list: every message, in archive order */
+	size_t nmessages;
+	struct mail *const *mails;	/* the archives' messages */
+	size_t nmails;
+	size_t skipped;		/* messages of the archives that are not mail */
+	struct json_object *json;	/* the commits or messages as a JSON array */
+};
+
+/*
+ * Reads the archives, resolves the revisions, reads each commit and
+ * matches it; *out is the report, or NULL on failure.  0, ERR_NOTFOUND
+ * for a missing repository or archive, ERR_INPUT for an archive that
+ * holds no mail, ERR_USAGE for an unknown revision.  It turns off
+ * libgit2's re-hashing of every object read
  * (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION), which git does not do either
  * and which costs a fifth of the time; the caller has initialised libgit2.
  */
-int provenance_report(const struct provenance_request *req);
+int provenance_report_build(struct provenance_report **out, const struct provenance_request *req);
+
+/* Accepts NULL. */
+void provenance_report_free(struct provenance_report *r);
 
 /*
  * Appends one JSON object for a results.json cell: the commit, its

@@ -19,6 +19,7 @@ struct fixture {
 	char hex[NCOMMITS][GIT_OID_HEXSZ + 1];
 	char *json;
 	char *out;
+	char *err;
 };
 
 static int setup(void **state)
@@ -35,6 +36,7 @@ static int setup(void **state)
 		git_oid_tostr(fx->hex[i], sizeof(fx->hex[i]), &fx->commits[i]);
 	fx->json = xasprintf("%s/report.json", fx->dir);
 	fx->out = xasprintf("%s/stdout", fx->dir);
+	fx->err = xasprintf("%s/stderr", fx->dir);
 	*state = fx;
 	return 0;
 }
@@ -48,16 +50,17 @@ static int teardown(void **state)
 	free(fx->dir);
 	free(fx->json);
 	free(fx->out);
+	free(fx->err);
 	free(fx);
 	git_libgit2_shutdown();
 	return 0;
 }
 
-/* Runs the command line with stdout in fx->out; returns the exit status. */
+/* Runs the command line with stdout in fx->out and stderr in fx->err; returns the exit status. */
 static int run(struct fixture *fx, const char *const *args)
 {
 	char *argv[40] = { "fpubench" };
-	int argc = 1, saved, fd, status;
+	int argc = 1, saved, saved_err, fd, status;
 
 	while (args[argc - 1]) {
 		argv[argc] = (char *)args[argc - 1];
@@ -65,14 +68,22 @@ static int run(struct fixture *fx, const char *const *args)
 	}
 	argv[argc] = NULL;
 	fflush(stdout);
+	fflush(stderr);
 	saved = dup(1);
+	saved_err = dup(2);
 	fd = open(fx->out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, 1);
 	close(fd);
+	fd = open(fx->err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	dup2(fd, 2);
+	close(fd);
 	status = cmd_main(argc, argv);
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved, 1);
 	close(saved);
+	dup2(saved_err, 2);
+	close(saved_err);
 	return status;
 }
 
@@ -229,7 +240,11 @@ static void test_usage_and_input_errors(void **state)
 	const char *no_repo[] = { "provenance", "--repo", "/nonexistent/repo", "HEAD", NULL };
 	const char *no_archive[] = { "provenance", "--repo", fx->dir, "--archive",
 				     FIXTURES "absent.mbox", "HEAD", NULL };
+	char *text = xasprintf("%s/notes.txt", fx->dir);
+	const char *not_mail[] = { "provenance", "--repo", fx->dir, "--archive", text, "HEAD", NULL };
+	char *holds_no_mail = xasprintf("archive '%s' holds no mail", text);
 
+	assert_int_equal(file_write_atomic(text, "not a mail, just notes\n", 23), 0);
 	assert_int_equal(run(fx, no_rev), EXIT_USAGE);
 	assert_int_equal(run(fx, list_no_archive), EXIT_USAGE);
 	assert_int_equal(run(fx, list_and_rev), EXIT_USAGE);
@@ -240,6 +255,105 @@ static void test_usage_and_input_errors(void **state)
 	assert_non_null(strstr(error_last(), "cannot open repository '/nonexistent/repo'"));
 	assert_int_equal(run(fx, no_archive), EXIT_INPUT);
 	assert_non_null(strstr(error_last(), "cannot read archive '" FIXTURES "absent.mbox'"));
+	/* A file that is not mail, named as given. */
+	assert_int_equal(run(fx, not_mail), EXIT_INPUT);
+	assert_non_null(strstr(error_last(), holds_no_mail));
+	free(holds_no_mail);
+	free(text);
+}
+
+/* The whole text is one JSON document, a newline at most after it; returns it. */
+static struct json_object *parse_alone(const char *text)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *doc = json_tokener_parse_ex(tok, text, (int)strlen(text));
+	size_t end = json_tokener_get_parse_end(tok);
+
+	if (json_tokener_get_error(tok) != json_tokener_success || !doc)
+		fail_msg("not JSON: %s", text);
+	if (strspn(text + end, "\n") != strlen(text + end))
+		fail_msg("more than the JSON: %s", text + end);
+	json_tokener_free(tok);
+	return doc;
+}
+
+static void test_json_to_stdout_alone(void **state)
+{
+	struct fixture *fx = *state;
+	const char *report[] = { "provenance", "--repo", fx->dir, ARCHIVES, "--json", "-",
+				 fx->hex[A], fx->hex[G], NULL };
+	const char *list[] = { "provenance", ARCHIVES, "--list", "--json", "-", NULL };
+
+	assert_int_equal(run(fx, report), 0);
+	char *out = slurp(fx->out);
+	struct json_object *doc = parse_alone(out);
+	test_json_expect(doc, "/0/link_quality/link", "\"final\"");
+	test_json_expect(doc, "/1/patch_id", "\"b36bcaa6f6a00ea722b7b6043511f6fac8bdd5b3\"");
+	assert_int_equal(json_object_array_length(doc), 2);
+	json_object_put(doc);
+	free(out);
+	assert_int_equal(run(fx, list), 0);
+	out = slurp(fx->out);
+	doc = parse_alone(out);
+	assert_int_equal(json_object_array_length(doc), 19);
+	json_object_put(doc);
+	free(out);
+}
+
+/* Messages that are not mail are counted on stderr, whatever goes to stdout. */
+static void test_skipped_messages(void **state)
+{
+	struct fixture *fx = *state;
+	char *mbox = xasprintf("%s/junk.mbox", fx->dir);
+	static const char text[] =
+		"From a@x Mon Jan  1 00:00:00 2024\n"
+		"From: a@x\nMessage-ID: <1@x>\nSubject: [PATCH] one\n\nfirst\n"
+		"\n"
+		"From junk Mon Jan  1 00:00:00 2024\n"
+		"this is not a mail\n";
+	const char *list[] = { "provenance", "--archive", mbox, "--list", NULL };
+	const char *list_json[] = { "provenance", "--archive", mbox, "--list", "--json", "-", NULL };
+
+	assert_int_equal(file_write_atomic(mbox, text, sizeof(text) - 1), 0);
+	assert_int_equal(run(fx, list), 0);
+	char *out = slurp(fx->out), *err = slurp(fx->err);
+	assert_string_equal(out, "? v1 [PATCH] one <1@x>\n");
+	assert_string_equal(err, "fpubench: skipped 1 messages that are not mail\n");
+	free(out);
+	free(err);
+	assert_int_equal(run(fx, list_json), 0);
+	out = slurp(fx->out);
+	err = slurp(fx->err);
+	struct json_object *doc = parse_alone(out);
+	test_json_expect(doc, "/0/message_id", "\"1@x\"");
+	assert_string_equal(err, "fpubench: skipped 1 messages that are not mail\n");
+	json_object_put(doc);
+	free(out);
+	free(err);
+	free(mbox);
+}
+
+/* A --json path that cannot be written is refused before the archives or the repository are read. */
+static void test_json_path_checked_first(void **state)
+{
+	struct fixture *fx = *state;
+	const char *bad_json[] = { "provenance", "--repo", fx->dir, "--json", "/nonexistent/x.json",
+				   fx->hex[G], NULL };
+	const char *bad_json_and_archive[] = { "provenance", "--repo", "/nonexistent/repo",
+					       "--archive", FIXTURES "absent.mbox", "--json",
+					       "/nonexistent/x.json", "HEAD", NULL };
+	const char *bad_json_no_rev[] = { "provenance", "--repo", fx->dir, "--json",
+					  "/nonexistent/x.json", NULL };
+
+	assert_int_equal(run(fx, bad_json), EXIT_INPUT);
+	assert_non_null(strstr(error_last(), "cannot write --json '/nonexistent/x.json'"));
+	char *out = slurp(fx->out);
+	assert_string_equal(out, "");
+	free(out);
+	assert_int_equal(run(fx, bad_json_and_archive), EXIT_INPUT);
+	assert_non_null(strstr(error_last(), "'/nonexistent/x.json'"));
+	/* A usage error is still a usage error. */
+	assert_int_equal(run(fx, bad_json_no_rev), EXIT_USAGE);
 }
 
 static void test_commit_json_for_a_results_cell(void **state)
@@ -271,6 +385,9 @@ int main(void)
 		cmocka_unit_test(test_list),
 		cmocka_unit_test(test_usage_and_input_errors),
 		cmocka_unit_test(test_commit_json_for_a_results_cell),
+		cmocka_unit_test(test_json_to_stdout_alone),
+		cmocka_unit_test(test_json_path_checked_first),
+		cmocka_unit_test(test_skipped_messages),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

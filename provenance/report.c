@@ -1,31 +1,22 @@
+/*
+ * The report behind `fpubench provenance` (provenance_report_build()) and a
+ * commit's provenance as JSON: the commits resolved, read and matched, and
+ * the JSON of the same.  Nothing here prints; cmd_provenance() does.
+ */
 #include "provenance.h"
 
 #include "archive.h"
-#include "lib/date.h"
-#include "lib/error.h"
 #include "facts.h"
-#include "lib/gitutil.h"
-#include "lib/jsonw.h"
 #include "match.h"
-#include "lib/strlist.h"
 #include "subject.h"
 
-#include <stdbool.h>
-#include <stdio.h>
+#include "lib/date.h"
+#include "lib/error.h"
+#include "lib/gitutil.h"
+#include "lib/jsonw.h"
+#include "lib/strlist.h"
+
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-
-#define SHORT_SHA 12
-
-static const char *const history_phrases[] = {
-	[TRAILERS_REF_FIXES] = "fixes",
-	[TRAILERS_REF_UPSTREAM] = "backport of",
-	[TRAILERS_REF_CHERRY_PICK] = "cherry-picked from",
-	[TRAILERS_REF_REVERT] = "reverts",
-	[TRAILERS_REF_INTRODUCED_BY] = "introduced by",
-	[TRAILERS_REF_MENTION] = "mentions",
-};
 
 /* A list of strings, each a string or null. */
 static struct json_object *json_strings(char *const *v, size_t n)
@@ -192,146 +183,6 @@ static void json_match(struct json_object *o, const struct match_result *r,
 	json_object_object_add(o, "link_quality", quality);
 }
 
-static void print_refs(const struct trailers_ref *refs, size_t n, const char *label)
-{
-	for (size_t i = 0; i < n; i++) {
-		printf("  %-14s %s %.*s", i ? "" : label, history_phrases[refs[i].kind], SHORT_SHA,
-		       refs[i].sha);
-		if (refs[i].subject)
-			printf(" (\"%s\")", refs[i].subject);
-		putchar('\n');
-	}
-}
-
-static void print_list(const char *label, const struct strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		printf("  %-14s %s\n", i ? "" : label, l->v[i]);
-}
-
-static const char *plural(size_t n)
-{
-	return n == 1 ? "y" : "ies";
-}
-
-static void print_link_quality(const struct match_result *r)
-{
-	const struct match_version *last = r->nversions ? &r->versions[r->nversions - 1] : NULL;
-
-	switch (r->link) {
-	case MATCH_LINK_NONE:
-		printf("  %-14s no Link names a message", "Link quality:");
-		break;
-	case MATCH_LINK_UNKNOWN:
-		printf("  %-14s its message-ids are not in the archives", "Link quality:");
-		break;
-	case MATCH_LINK_FINAL:
-		printf("  %-14s names the final version (v%u)", "Link quality:", last->version);
-		break;
-	case MATCH_LINK_EARLIER:
-		printf("  %-14s names an earlier version, not the final v%u", "Link quality:",
-		       last->version);
-		break;
-	case MATCH_LINK_ELSEWHERE:
-		printf("  %-14s names a message outside the version chain", "Link quality:");
-		break;
-	}
-	if (r->unreached_reviewed) {
-		printf("; %zu earlier version%s with review discussion %s not reachable from it:",
-		       r->unreached_reviewed, r->unreached_reviewed == 1 ? "" : "s",
-		       r->unreached_reviewed == 1 ? "is" : "are");
-		const char *sep = " ";
-		for (size_t i = 0; i + 1 < r->nversions; i++) {
-			const struct match_version *v = &r->versions[i];
-			if (v->replies && !v->reached) {
-				printf("%sv%u (%zu repl%s)", sep, v->version, v->replies, plural(v->replies));
-				sep = ", ";
-			}
-		}
-	}
-	putchar('\n');
-}
-
-static void print_match(const struct match_result *r, const struct archive *a)
-{
-	char date[32];
-
-	if (!r->npostings) {
-		printf("  %-14s none found\n", "Postings:");
-		return;
-	}
-	for (size_t i = 0; i < r->npostings; i++) {
-		const struct mail *m = a->mails[r->postings[i].mail];
-		printf("  %-14s %s%s%s%s %.2f <%s> %s\n", i ? "" : "Postings:",
-		       match_method_name(r->postings[i].method),
-		       r->postings[i].variant ? " (" : "",
-		       r->postings[i].variant ? r->postings[i].variant : "",
-		       r->postings[i].variant ? ")" : "", r->postings[i].confidence,
-		       m->message_id ? m->message_id : "?", m->subject);
-	}
-	for (size_t i = 0; i < r->nversions; i++) {
-		const struct match_version *v = &r->versions[i];
-		const struct mail *m = a->mails[v->mail];
-		char *lore = m->message_id ? link_lore_url(m->message_id) : xstrdup("(no message-id)");
-		date_format_iso8601(date, sizeof(date), m->time);
-		date[10] = '\0';
-		printf("  %-14s v%u%s %s, %zu repl%s: %s\n", i ? "" : "Versions:", v->version,
-		       v->resend ? " RESEND" : "", m->time ? date : "(no date)", v->replies,
-		       plural(v->replies), lore);
-		if (i)
-			printf("  %-14s   since v%u: %s\n", "", r->versions[i - 1].version, v->changes);
-		for (size_t t = 0; t < v->review_tags.n; t++)
-			printf("  %-14s   %s\n", "", v->review_tags.v[t]);
-		free(lore);
-	}
-	if (r->applied_changes)
-		printf("  %-14s commit, since v%u: %s\n", "", r->versions[r->nversions - 1].version,
-		       r->applied_changes);
-	print_link_quality(r);
-}
-
-static void print_commit(const struct commit_facts *f, const struct match_result *r,
-			 const struct archive *a)
-{
-	const struct trailers *t = f->trailers;
-	char hex[GIT_OID_HEXSZ + 1];
-
-	printf("commit %s\n", git_oid_tostr(hex, sizeof(hex), &f->id));
-	printf("  %s\n", f->summary);
-	printf("  %-14s %s <%s>\n", "Author:", f->author_name, f->author_email);
-	printf("  %-14s %s\n", "Patch-id:", git_oid_is_zero(&f->patch_id) ?
-	       (f->parents > 1 ? "none (a merge)" : "none (no change)") :
-	       git_oid_tostr(hex, sizeof(hex), &f->patch_id));
-	for (size_t i = 0; i < t->nlinks; i++) {
-		printf("  %-14s %s\n", "Link:", t->links[i].value);
-		if (t->links[i].lore_url)
-			printf("  %-14s -> %s\n", "", t->links[i].lore_url);
-		else
-			printf("  %-14s (%s, names no message)\n", "", link_kind_name(t->links[i].kind));
-	}
-	/* Message-ids that came from Message-ID: trailers rather than from a Link. */
-	for (size_t i = 0; i < t->message_ids.n; i++) {
-		bool from_link = false;
-		for (size_t l = 0; l < t->nlinks; l++)
-			from_link |= t->links[l].message_id &&
-				     strcmp(t->links[l].message_id, t->message_ids.v[i]) == 0;
-		if (from_link)
-			continue;
-		char *lore = link_lore_url(t->message_ids.v[i]);
-		printf("  %-14s %s\n  %-14s -> %s\n", "Message-ID:", t->message_ids.v[i], "", lore);
-		free(lore);
-	}
-	print_refs(t->fixes, t->nfixes, "Fixes:");
-	print_refs(t->history, t->nhistory, "History:");
-	print_list("Closes:", &t->closes);
-	print_list("Reported-by:", &t->reported_by);
-	print_list("Change-Id:", &t->change_ids);
-	print_list("Signed-off-by:", &t->signed_off_by);
-	if (r)
-		print_match(r, a);
-	putchar('\n');
-}
-
 static void add_commit(git_oid **ids, size_t *n, const git_oid *id)
 {
 	*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
@@ -429,20 +280,21 @@ static int resolve_revs(git_repository *repo, const char *const *revs, size_t nr
 	return err;
 }
 
-/* Prints a line a message and returns them as JSON. */
-static struct json_object *list_messages(const struct archive *a, const struct match_index *idx)
+/* The archives' messages, as data and as JSON. */
+static void list_messages(struct provenance_report *out, const struct match_index *idx)
 {
-	struct json_object *list = json_object_new_array();
 	char date[32];
 
-	for (size_t i = 0; i < a->nmails; i++) {
-		const struct mail *m = a->mails[i];
+	out->messages = xcalloc(out->nmails ? out->nmails : 1, sizeof(*out->messages));
+	out->nmessages = out->nmails;
+	out->json = json_object_new_array();
+	for (size_t i = 0; i < out->nmails; i++) {
+		const struct mail *m = out->mails[i];
 		const struct subject *s = match_mail_subject(idx, i);
 		struct json_object *o = json_object_new_object();
 
+		out->messages[i] = (struct provenance_message){ m, s };
 		date_format_iso8601(date, sizeof(date), m->time);
-		printf("%s v%u %s <%s>\n", m->time ? date : "?", s->version, m->subject,
-		       m->message_id ? m->message_id : "?");
 		json_object_object_add(o, "message_id", jsonw_string(m->message_id));
 		json_object_object_add(o, "subject", jsonw_string(m->subject));
 		json_object_object_add(o, "normalized_subject", jsonw_string(s->normalized));
@@ -457,80 +309,95 @@ static struct json_object *list_messages(const struct archive *a, const struct m
 		json_object_object_add(o, "in_reply_to", jsonw_string(m->in_reply_to));
 		json_object_object_add(o, "has_patch", json_object_new_boolean(m->patch != NULL));
 		json_object_object_add(o, "patch_id", json_oid(match_mail_patch_id(idx, i)));
-		json_object_array_add(list, o);
+		json_object_array_add(out->json, o);
 	}
-	return list;
 }
 
+/* The report and what its borrowed pointers point into. */
 struct session {
-	const struct provenance_request *o;
+	struct provenance_report report;	/* first: provenance_report_free() casts back */
 	git_repository *repo;
 	struct archive archive;
 	struct match_index *idx;
 	git_oid *ids;
 	size_t nids;
 	struct commit_facts **facts;
-	struct json_object *json;	/* the report, for --json */
+	struct match_result **results;	/* the commits' matches, NULL without archives */
 };
 
-static int run(struct session *s)
+static int run(struct session *s, const struct provenance_request *req)
 {
+	struct provenance_report *out = &s->report;
 	int err;
 
-	for (size_t i = 0; i < s->o->narchives; i++)
-		if ((err = archive_add(&s->archive, s->o->archives[i])) < 0)
+	for (size_t i = 0; i < req->narchives; i++)
+		if ((err = archive_add(&s->archive, req->archives[i])) < 0)
 			return err;
-	if (s->archive.skipped)
-		fprintf(stderr, "fpubench: skipped %zu messages that are not mail\n",
-			s->archive.skipped);
-	if (s->o->narchives)
+	out->mails = s->archive.mails;
+	out->nmails = s->archive.nmails;
+	out->skipped = s->archive.skipped;
+	if (req->narchives)
 		s->idx = match_index_new(s->archive.mails, s->archive.nmails);
-	if (s->o->list) {
-		s->json = list_messages(&s->archive, s->idx);
+	if (req->list) {
+		list_messages(out, s->idx);
 		return 0;
 	}
-	if (git_repository_open_ext(&s->repo, s->o->repo ? s->o->repo : ".",
-				    s->o->repo ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL) < 0)
+	if (git_repository_open_ext(&s->repo, req->repo ? req->repo : ".",
+				    req->repo ? GIT_REPOSITORY_OPEN_NO_SEARCH : 0, NULL) < 0)
 		return error_set(ERR_NOTFOUND, "cannot open repository '%s': %s",
-				 s->o->repo ? s->o->repo : ".", gitutil_error());
-	if ((err = resolve_revs(s->repo, s->o->revs, s->o->nrevs, &s->ids, &s->nids)) < 0 ||
+				 req->repo ? req->repo : ".", gitutil_error());
+	if ((err = resolve_revs(s->repo, req->revs, req->nrevs, &s->ids, &s->nids)) < 0 ||
 	    (err = facts_read_many(&s->facts, s->repo, s->ids, s->nids,
 				   s->idx ? FACTS_CHANGES | FACTS_PATCH_VARIANTS : 0)) < 0)
 		return err;
-	s->json = json_object_new_array();
+	out->json = json_object_new_array();
+	out->commits = xcalloc(s->nids ? s->nids : 1, sizeof(*out->commits));
+	s->results = xcalloc(s->nids ? s->nids : 1, sizeof(*s->results));
 	for (size_t i = 0; i < s->nids; i++) {
 		struct match_result *r = s->idx ? match_commit(s->idx, s->facts[i]) : NULL;
 		struct json_object *o = json_commit(s->facts[i]);
 
-		print_commit(s->facts[i], r, &s->archive);
 		json_match(o, r, &s->archive);
-		json_object_array_add(s->json, o);
-		match_result_free(r);
+		json_object_array_add(out->json, o);
+		s->results[i] = r;
+		out->commits[out->ncommits++] = (struct provenance_commit){ s->facts[i], r };
 	}
 	return 0;
 }
 
-int provenance_report(const struct provenance_request *req)
+int provenance_report_build(struct provenance_report **out, const struct provenance_request *req)
 {
-	struct session s = { .o = req, .archive = ARCHIVE_INIT };
+	struct session *s = xcalloc(1, sizeof(*s));
 	int err;
 
-	if (req->list && !req->narchives)
-		return error_set(ERR_USAGE, "--list needs an --archive");
-	if (req->list && req->nrevs)
-		return error_set(ERR_USAGE, "--list takes no revision, not '%s'", req->revs[0]);
-	if (!req->list && !req->nrevs)
-		return error_set(ERR_USAGE, "no revision given (see 'fpubench provenance --help')");
+	s->archive = (struct archive)ARCHIVE_INIT;
 	/* git does not re-hash the objects it reads either; this is a fifth of the time. */
 	git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
-	err = run(&s);
-	if (err == 0 && req->json)
-		err = jsonw_write(s.json, req->json);
-	facts_free_many(s.facts, s.nids);
-	free(s.ids);
-	match_index_free(s.idx);
-	archive_release(&s.archive);
-	json_object_put(s.json);
-	git_repository_free(s.repo);
+	err = run(s, req);
+	if (err < 0) {
+		provenance_report_free(&s->report);
+		s = NULL;
+	}
+	*out = s ? &s->report : NULL;
 	return err;
+}
+
+void provenance_report_free(struct provenance_report *r)
+{
+	struct session *s = (struct session *)r;
+
+	if (!s)
+		return;
+	for (size_t i = 0; i < r->ncommits; i++)
+		match_result_free(s->results[i]);
+	free(s->results);
+	free(r->commits);
+	free(r->messages);
+	json_object_put(r->json);
+	facts_free_many(s->facts, s->nids);
+	free(s->ids);
+	match_index_free(s->idx);
+	archive_release(&s->archive);
+	git_repository_free(s->repo);
+	free(s);
 }
