@@ -1,4 +1,5 @@
 #include "crash.h"
+#include "crash_report.h"
 #include "crash_table.h"
 
 #include "lib/ctype.h"
@@ -12,34 +13,6 @@
 #include <string.h>
 
 /* The scanner. */
-
-struct frames {
-	int n;
-	char name[CRASH_FRAMES][FUNC_MAX];
-};
-
-struct open_report {
-	bool used;
-	size_t index;		/* into s->reports */
-	const struct format *f;
-	const regex_t *skip;	/* the format's own frames to skip, or NULL */
-	char ctx[CTX_MAX];
-	char args[2][CRASH_TITLE_MAX + 1];	/* %1, %2 */
-	char line[CRASH_TITLE_MAX + 1];		/* %L */
-	char kind[64];				/* %K */
-	char access[8];				/* %A */
-	char header_func[FUNC_MAX];
-	int part[2];		/* progress in f->parts and f->parts2 */
-	struct frames frames[2];	/* parts[i]'s reliable frames */
-	struct frames guessed[2];	/* and with the questionable ones, for a trace that has no other */
-	bool after_frame[2];	/* the last line of parts[i]'s frames was a frame */
-	long lines;
-	bool complete;		/* its end was seen */
-	bool bad_ip;		/* its RIP line had no function: a bare or null address */
-	bool injected[2];	/* a fault injection's frame came among parts[i]'s frames */
-	bool stamped;		/* its first line had a printk timestamp: it takes only such lines */
-	bool trailing;		/* another report of its caller id began inside it (trail_feed()) */
-};
 
 struct crash_scanner {
 	long line_no;
@@ -75,476 +48,12 @@ void crash_scanner_free(struct crash_scanner *s)
 	free(s);
 }
 
-static void copy_text(char *dst, size_t size, const char *src, size_t n)
-{
-	if (n > size - 1)
-		n = size - 1;
-	for (size_t i = 0; i < n; i++)
-		dst[i] = ctype_is_print(src[i]) ? src[i] : '?';
-	dst[n] = '\0';
-}
-
-/* The shortest name the frame has without a syscall wrapper's prefix. */
-static const char *strip_frame(const char *frame)
-{
-	const char *best = frame;
-
-	for (size_t i = 0; i < crash_nframe_prefixes; i++) {
-		size_t n = strlen(crash_frame_prefixes[i]);
-
-		if (strncmp(frame, crash_frame_prefixes[i], n) == 0 && frame[n] && strlen(frame + n) < strlen(best))
-			best = frame + n;
-	}
-	return best;
-}
-
-/*
- * A stall is named by the frame before its dispatcher, which a deep
- * recursion can push past CRASH_FRAMES: a full list keeps taking frames in
- * its last place, the one before moving up, until that dispatcher came.
- */
-static bool stall_slides(const struct open_report *o, const struct frames *fr)
-{
-	return o->f->ex == EX_STALL &&
-	       regexec(&crash_rx.anchors, strip_frame(fr->name[CRASH_FRAMES - 1]), 0, NULL, 0) != 0;
-}
-
-/*
- * A frame of parts[which]: every frame goes to its guessed list, a reliable
- * one also to frames.  A raw one is never skipped.
- */
-static void frame_add(struct open_report *o, int which, const char *func, size_t n, bool guess, bool raw)
-{
-	struct frames *lists[2] = { guess ? NULL : &o->frames[which], &o->guessed[which] };
-	char name[FUNC_MAX];
-	bool named = false, skipped = false;
-
-	if (!guess && !raw) {
-		copy_text(name, sizeof(name), func, n);
-		o->injected[which] |= regexec(&crash_rx.corrupting, name, 0, NULL, 0) == 0;
-	}
-	for (int l = 0; l < 2; l++) {
-		struct frames *fr = lists[l];
-
-		/* The first frame is all that EX_FIRST needs: the rest need not be matched. */
-		if (!fr || (fr->n && o->f->ex == EX_FIRST) || (fr->n == CRASH_FRAMES && !stall_slides(o, fr)))
-			continue;
-		if (!named) {
-			copy_text(name, sizeof(name), func, n);
-			skipped = !raw && (regexec(&crash_rx.skip, name, 0, NULL, 0) == 0 ||
-					   (o->skip && regexec(o->skip, name, 0, NULL, 0) == 0));
-			named = true;
-		}
-		if (skipped)
-			continue;
-		if (fr->n == CRASH_FRAMES) {
-			memcpy(fr->name[CRASH_FRAMES - 2], fr->name[CRASH_FRAMES - 1], sizeof(name));
-			fr->n--;
-		}
-		memcpy(fr->name[fr->n++], name, sizeof(name));
-	}
-}
-
-/* Moves parts[which] of the report on by one line. */
-static void parts_feed(struct open_report *o, int which, const char *text)
-{
-	const struct part *pl = which ? o->f->parts2 : o->f->parts;
-	const struct part *p = &pl[o->part[which]];
-	const char *func, *q, *two[2];
-	bool guess = false;
-	size_t n, twon[2];
-
-	switch (p->kind) {
-	case P_END:
-		return;
-	case P_FRAMES:
-		if (crash_is_stack_start(text)) {
-			o->part[which]++;
-		} else if ((n = crash_frame_at(text, &func, &guess))) {
-			frame_add(o, which, func, n, guess, false);
-			o->after_frame[which] = true;
-			return;
-		} else if (crash_arm_frames_at(text, two, twon)) {
-			frame_add(o, which, two[0], twon[0], false, false);
-			frame_add(o, which, two[1], twon[1], false, false);
-			o->after_frame[which] = true;
-			return;
-		} else if (o->after_frame[which] && o->guessed[which].n) {
-			o->complete = true;	/* the trace has ended: the report is whole */
-		}
-		o->after_frame[which] = false;
-		return;
-	case P_RIP:
-		if (crash_rip_at(text, &func, &n)) {
-			if (n)
-				frame_add(o, which, func, n, false, false);
-			o->bad_ip |= !n;
-			o->part[which]++;
-		}
-		return;
-	case P_TRACE:
-		if (crash_is_call_trace(text))
-			o->part[which]++;
-		return;
-	case P_LINE:
-		if (crash_has_needle(text, p->needle))
-			o->part[which]++;
-		return;
-	case P_CAPTURE:
-	case P_NAME:
-		if ((q = strstr(text, p->needle))) {
-			q += strlen(p->needle);
-			if ((n = p->kind == P_NAME ? crash_name_after(q, &func) : crash_func_after(q, &func)))
-				frame_add(o, which, func, n, false, p->kind == P_NAME);
-			o->part[which]++;
-		}
-		return;
-	}
-}
-
-static bool matches_any(const char *name, const char *const *list, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strstr(name, list[i]))
-			return true;
-	return false;
-}
-
-/* The frame that names the report, or NULL. */
-static const char *extract(const struct open_report *o, const struct frames *fr)
-{
-	const char *prev;
-
-	if (!fr->n)
-		return NULL;
-	switch (o->f->ex) {
-	case EX_FIRST:
-		return strip_frame(fr->name[0]);
-	case EX_STALL:
-		prev = strip_frame(fr->name[0]);
-		for (int i = 0; i < fr->n; i++) {
-			const char *f = strip_frame(fr->name[i]);
-
-			if (regexec(&crash_rx.anchors, f, 0, NULL, 0) == 0)
-				return strstr(f, "smp_call_function") ? "smp_call_function" : prev;
-			prev = f;
-		}
-		return NULL;
-	case EX_HUNG:
-		for (int i = 0; i < fr->n; i++) {
-			const char *f = strip_frame(fr->name[i]);
-
-			if (strstr(f, "rtnl_lock"))
-				return f;
-			if (strstr(f, "synchronize_rcu") || strstr(f, "synchronize_srcu") ||
-			    strstr(f, "synchronize_net") || strstr(f, "synchronize_sched"))
-				return "synchronize_rcu";
-		}
-		for (int i = 0; i < fr->n; i++) {
-			const char *f = strip_frame(fr->name[i]);
-
-			if (!matches_any(f, crash_hung_skip, crash_nhung_skip))
-				return f;
-		}
-		return NULL;
-	}
-	return NULL;
-}
-
-/* "f+0x1/0x2" -> "f": offsets differ between builds, the name does not. */
-static void strip_offsets(struct strbuf *sb)
-{
-	size_t w = 0;
-
-	for (size_t r = 0; r < sb->len;) {
-		if (sb->buf[r] == '+' && r && crash_is_ident(sb->buf[r - 1]) && strncmp(sb->buf + r, "+0x", 3) == 0) {
-			size_t e = r + 3;
-
-			while (e < sb->len && ctype_is_xdigit(sb->buf[e]))
-				e++;
-			if (e > r + 3 && strncmp(sb->buf + e, "/0x", 3) == 0 && ctype_is_xdigit(sb->buf[e + 3])) {
-				e += 3;
-				while (e < sb->len && ctype_is_xdigit(sb->buf[e]))
-					e++;
-				r = e;
-				continue;
-			}
-		}
-		sb->buf[w++] = sb->buf[r++];
-	}
-	sb->len = w;
-	while (sb->len && sb->buf[sb->len - 1] == ' ')
-		sb->len--;
-	sb->buf[sb->len] = '\0';
-}
-
-/* The length of an IPv6 address at p ("2001:db8::1": 8 groups, or fewer around a "::"), else 0. */
-static size_t ipv6_at(const char *p)
-{
-	size_t n = 0, colons = 0, digits = 0, hex = 0;
-	bool gap = false;
-
-	for (;; n++) {
-		if (p[n] == ':') {
-			bool empty = n && p[n - 1] == ':';
-
-			if (++colons > 7 || (empty && gap))
-				return 0;	/* a second "::" */
-			gap |= empty;
-			digits = 0;
-		} else if (ctype_is_lower_xdigit(p[n]) && digits < 4) {
-			digits++;
-			hex++;
-		} else {
-			break;
-		}
-	}
-	if (!hex || crash_is_ident(p[n]) || (p[n - 1] == ':' && !gap))
-		return 0;
-	return colons == 7 || (gap && colons >= 2) ? n : 0;
-}
-
-/*
- * What differs between two runs of one bug goes, as syzkaller's titles
- * have it: an IPv6 address is "IPV6ADDR", a run of 6 or more hex digits
- * (after a non-alphanumeric character) "ADDR", a ":N:N" source position
- * ":LINE".
- */
-static void normalize(struct strbuf *sb, bool nums)
-{
-	struct strbuf out = STRBUF_INIT;
-
-	for (size_t r = 0; r < sb->len;) {
-		const char *p = sb->buf + r;
-		size_t h = 0, n;
-
-		if (nums && ctype_is_digit(*p)) {
-			for (n = 1; ctype_is_digit(p[n]); n++)
-				;
-			strbuf_addstr(&out, "NUM");
-			r += n;
-			continue;
-		}
-		if (r && !ctype_is_alnum(p[-1]) && p[-1] != ':' && (n = ipv6_at(p))) {
-			strbuf_addstr(&out, "IPV6ADDR");
-			r += n;
-			continue;
-		}
-		if (r && !ctype_is_alnum(p[-1])) {
-			h = strncmp(p, "0x", 2) == 0 ? 2 : 0;
-			for (n = h; ctype_is_lower_xdigit(p[n]); n++)
-				;
-			if (n - h >= 6) {
-				strbuf_addstr(&out, "ADDR");
-				r += n;
-				continue;
-			}
-		}
-		if (*p == ':' && ctype_is_digit(p[1])) {
-			size_t end = 0;
-
-			/* The longest ":N:N..." that a non-word character (or the end) follows. */
-			for (n = 0; p[n] == ':' && ctype_is_digit(p[n + 1]);) {
-				for (n++; ctype_is_digit(p[n]); n++)
-					;
-				if (!crash_is_ident(p[n]))
-					end = n;
-			}
-			if (end) {
-				strbuf_addstr(&out, ":LINE");
-				r += end;
-				continue;
-			}
-		}
-		strbuf_addch(&out, *p);
-		r++;
-	}
-	strbuf_release(sb);
-	*sb = out;
-}
-
-/* The length of a dotted IPv4 address at p ("10.0.0.1"), else 0. */
-static size_t ipv4_at(const char *p)
-{
-	size_t n = 0;
-
-	for (int part = 0; part < 4; part++) {
-		size_t d = 0;
-
-		if (part && p[n++] != '.')
-			return 0;
-		while (ctype_is_digit(p[n + d]) && d < 4)
-			d++;
-		if (!d || d > 3)
-			return 0;
-		n += d;
-	}
-	return ctype_is_digit(p[n]) ? 0 : n;
-}
-
-/* At p, "NAME", an optional '.' (if dot) and digits, then "/N" or ":N": its length, else 0. */
-static size_t numbered_name_at(const char *p, const char *name, bool dot)
-{
-	size_t n = strlen(name), d;
-
-	if (strncmp(p, name, n) != 0)
-		return 0;
-	if (dot && p[n] == '.')
-		n++;
-	for (d = 0; ctype_is_digit(p[n + d]); d++)
-		;
-	if (!d)
-		return 0;
-	n += d;
-	if ((p[n] == '/' || p[n] == ':') && ctype_is_digit(p[n + 1]))
-		for (n++; ctype_is_digit(p[n]); n++)
-			;
-	return n;
-}
-
-/* The fuzzer's process names: "syz-executor.3/1234" is "syz-executor", "syzkaller123456" "syzkaller". */
-static void executor_names(struct strbuf *sb)
-{
-	struct strbuf out = STRBUF_INIT;
-
-	for (size_t r = 0; r < sb->len;) {
-		size_t n;
-
-		if ((n = numbered_name_at(sb->buf + r, "syz-executor", true))) {
-			strbuf_addstr(&out, "syz-executor");
-			r += n;
-		} else if ((n = numbered_name_at(sb->buf + r, "syzkaller", false))) {
-			strbuf_addstr(&out, "syzkaller");
-			r += n;
-		} else {
-			strbuf_addch(&out, sb->buf[r++]);
-		}
-	}
-	strbuf_release(sb);
-	*sb = out;
-}
-
-/*
- * Numbers of one run, as syzkaller's titles have them after ADDR and LINE:
- * an IPv4 address is "IP", "CPU#1" "CPU", a number between non-word
- * characters (or at the end) "NUM", and so is any run of 7 digits or more.
- */
-static void numbers(struct strbuf *sb)
-{
-	struct strbuf out = STRBUF_INIT;
-
-	for (size_t r = 0; r < sb->len;) {
-		const char *p = sb->buf + r;
-		bool after_word = r && crash_is_ident(p[-1]);
-		size_t n;
-
-		if (!after_word && (n = ipv4_at(p))) {
-			strbuf_addstr(&out, "IP");
-			r += n;
-			continue;
-		}
-		if (strncmp(p, "CPU#", 4) == 0 && ctype_is_digit(p[4])) {
-			for (n = 4; ctype_is_digit(p[n]); n++)
-				;
-			strbuf_addstr(&out, "CPU");
-			r += n;
-			continue;
-		}
-		if (ctype_is_digit(*p) && !(r && ctype_is_digit(p[-1]))) {
-			for (n = 0; ctype_is_digit(p[n]); n++)
-				;
-			if ((r && !crash_is_ident(p[-1]) && !crash_is_ident(p[n])) || n >= 7) {
-				strbuf_addstr(&out, "NUM");
-				r += n;
-				continue;
-			}
-			strbuf_add(&out, p, n);
-			r += n;
-			continue;
-		}
-		strbuf_addch(&out, *p);
-		r++;
-	}
-	strbuf_release(sb);
-	*sb = out;
-}
-
-/* The frame that names the report, or NULL. */
-static const char *frame_of(const struct open_report *o, bool guesses)
-{
-	const char *frame = o->injected[0] ? NULL : extract(o, &o->frames[0]);
-
-	if (!frame && !o->injected[1])
-		frame = extract(o, &o->frames[1]);
-	/*
-	 * Only guesses ("? f"): syzkaller never names a report after one, but
-	 * an i386 kernel without frame pointers prints nothing else, so there
-	 * they do, unless the instruction pointer was garbage and the guesses
-	 * start from garbage too.
-	 */
-	if (!frame && guesses && !o->bad_ip && !o->injected[0])
-		frame = extract(o, &o->guessed[0]);
-	if (!frame && guesses && !o->bad_ip && !o->injected[1])
-		frame = extract(o, &o->guessed[1]);
-	if (!frame && (o->f->flags & F_HEADER_FUNC) && o->header_func[0])
-		frame = o->header_func;
-	return frame;
-}
-
-static char *title_of(const struct open_report *o, bool guesses, bool *corrupted)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *frame = frame_of(o, guesses);
-
-	if ((o->f->flags & F_NEEDS_LINE) && !o->part[0]) {
-		/* syzkaller's report never matched: its title is the header's line. */
-		strbuf_addstr(&sb, o->line);
-		*corrupted = true;
-		goto out;
-	}
-	if ((o->f->flags & F_ACCESS) && !o->access[0]) {
-		/* The access line never came: syzkaller's "KASAN: %1" of a cut report. */
-		strbuf_addf(&sb, "KASAN: %s", o->line + strlen("BUG: KASAN: "));
-		*corrupted = true;
-		goto out;
-	}
-	for (const char *t = o->f->title; *t; t++) {
-		if (*t != '%' || !t[1]) {
-			strbuf_addch(&sb, *t);
-			continue;
-		}
-		switch (*++t) {
-		case '1': strbuf_addstr(&sb, o->args[0]); break;
-		case '2': strbuf_addstr(&sb, o->args[1]); break;
-		case 'A': strbuf_addstr(&sb, o->access); break;
-		case 'K': strbuf_addstr(&sb, o->kind); break;
-		case 'L': strbuf_addstr(&sb, o->line); break;
-		case 'F':
-			if (!frame)
-				*corrupted = true;
-			strbuf_addstr(&sb, frame ? frame : "corrupted");
-			break;
-		default: strbuf_addch(&sb, *t); break;
-		}
-	}
-out:
-	strip_offsets(&sb);
-	executor_names(&sb);
-	normalize(&sb, o->f->flags & F_NUMS);
-	numbers(&sb);
-	if (sb.len > CRASH_TITLE_MAX) {
-		sb.len = CRASH_TITLE_MAX - 3;
-		strbuf_addstr(&sb, "...");
-	}
-	return strbuf_detach(&sb);
-}
-
 static void report_close(struct crash_scanner *s, struct open_report *o, bool eof)
 {
 	struct crash *c = &s->reports[o->index];
 	bool corrupted = (o->f->flags & F_CORRUPTED) || (eof && !o->complete);
 
-	c->title = title_of(o, s->i386, &corrupted);
+	c->title = crash_report_title(o, s->i386, &corrupted);
 	c->corrupted = corrupted;
 	o->used = false;
 }
@@ -579,8 +88,7 @@ static void report_feed(struct crash_scanner *s, struct open_report *o, const ch
 		else if (strstr(text, "Write of size") || strstr(text, "Write at addr"))
 			strcpy(o->access, "Write");
 	}
-	parts_feed(o, 0, text);
-	parts_feed(o, 1, text);
+	crash_report_feed_parts(o, text);
 	if (crash_is_end_marker(text) || o->lines >= CRASH_REPORT_LINES) {
 		o->complete = true;
 		report_close(s, o, false);
@@ -601,7 +109,7 @@ static void trail_feed(struct crash_scanner *s, const char *ctx, bool stamped, c
 		if (!o->used || !o->trailing || o->stamped != stamped || strcmp(o->ctx, ctx) != 0)
 			continue;
 		report_feed(s, o, text);
-		if (o->used && frame_of(o, s->i386))
+		if (o->used && crash_report_frame(o, s->i386))
 			report_close(s, o, false);
 	}
 }
@@ -708,9 +216,9 @@ static void report_begin(struct crash_scanner *s, const struct format *f, const 
 	snprintf(o->ctx, sizeof(o->ctx), "%s", ctx);
 	for (int g = 0; g < 2; g++)
 		if (m[g + 1].rm_so >= 0)
-			copy_text(o->args[g], sizeof(o->args[g]), at + m[g + 1].rm_so,
+			crash_copy_text(o->args[g], sizeof(o->args[g]), at + m[g + 1].rm_so,
 				  (size_t)(m[g + 1].rm_eo - m[g + 1].rm_so));
-	copy_text(o->line, sizeof(o->line), at, strlen(at));
+	crash_copy_text(o->line, sizeof(o->line), at, strlen(at));
 	snprintf(o->kind, sizeof(o->kind), "%s", kind);
 	if (f->flags & F_HEADER_FUNC) {
 		const char *p = strstr(at, " at ");
@@ -723,7 +231,7 @@ static void report_begin(struct crash_scanner *s, const struct format *f, const 
 			if (!n && src_end)
 				n = crash_func_after(src_end + 1, &func);
 			if (n) {
-				copy_text(o->header_func, sizeof(o->header_func), func, n);
+				crash_copy_text(o->header_func, sizeof(o->header_func), func, n);
 				break;
 			}
 		}
@@ -843,7 +351,7 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	}
 	if (o && (!o->ctx[0] || !ctx[0] || strcmp(o->ctx, ctx) == 0)) {
 		o->complete = true;	/* the next report ends it, or, of its caller id, only follows it */
-		if (o->ctx[0] && ctx[0] && !frame_of(o, s->i386))
+		if (o->ctx[0] && ctx[0] && !crash_report_frame(o, s->i386))
 			o->trailing = true;
 		else
 			report_close(s, o, false);

@@ -1,6 +1,7 @@
 /*
  * crash_table: the data behind the crash scanner (crash.c), kept apart so
- * that crash.c reads as the algorithm: the report formats and their title
+ * that crash.c reads as the algorithm, and its title normalisation
+ * (crash_title.c): the report formats and their title
  * templates, the lines that look like reports and are not, the frames no
  * title is named after, and their compiled regular expressions.  All of
  * it is constant after crash_rx_ready(); nothing here is for other
@@ -127,5 +128,14 @@ bool crash_has_needle(const char *text, const char *needles);
 bool crash_is_end_marker(const char *text);
 bool crash_die_kind(const char *text, char *kind, size_t size);
 const char *crash_strip_prefixes(const char *p, char ctx[CTX_MAX], bool *stamped);
+
+/*
+ * A title as syzkaller writes it (crash_title.c): "f+0x1/0x2" is "f", the
+ * fuzzer's process names lose their numbers, addresses and (with nums, a
+ * format's F_NUMS) the numbers that change from run to run are ADDR, NUM,
+ * IP and CPU.
+ */
+struct strbuf;
+void crash_title_normalize(struct strbuf *sb, bool nums);
 
 #endif
