@@ -167,5 +167,6 @@ static void addr_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_addr", 10, addr_run,
+	GT_TAGS(GT_FUNC("math_error")),
 	"math_error() in arch/x86/kernel/traps.c: si_addr and the frame's eip and FIP "
 	"name the waiting x87 instruction");

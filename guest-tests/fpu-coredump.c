@@ -235,5 +235,6 @@ static void core_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_coredump", 10, core_run,
+	GT_TAGS(GT_FUNC("fill_thread_core_info"), GT_FUNC("fpregs_get"), GT_FUNC("xfpregs_get")),
 	"fill_thread_core_info() in fs/binfmt_elf.c with fpregs_get(), xfpregs_get() in "
 	"arch/x86/kernel/fpu/regset.c: a core's NT_PRFPREG is the x87 state at death");

@@ -206,5 +206,7 @@ static void edges_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_edges", 10, edges_run,
+	GT_TAGS(GT_FUNC("fpu__drop"), GT_FUNC("fpu_flush_thread"), GT_FUNC("handle_signal"),
+		GT_FUNC("fpu__clear_user_states")),
 	"fpu__drop(), fpu_flush_thread(), handle_signal()'s fpu__clear_user_states(): "
 	"a pending x87 exception does not outlive exit, execve or a handler's start");

@@ -511,5 +511,7 @@ static void frame_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_frame", 10, frame_run,
+	GT_TAGS(GT_GIT("53599b4d54b9"), GT_FUNC("copy_fpstate_to_sigframe"),
+		GT_FUNC("fpu__restore_sig"), GT_FUNC("convert_from_fxsr"), GT_FUNC("convert_to_fxsr")),
 	"copy_fpstate_to_sigframe(), fpu__restore_sig() in arch/x86/kernel/fpu/signal.c, "
 	"convert_from_fxsr(), convert_to_fxsr(): the 32-bit signal frame's i387 state");

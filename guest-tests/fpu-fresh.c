@@ -44,5 +44,6 @@ static void fresh_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_fresh", 10, fresh_run,
+	GT_TAGS(GT_FUNC("fpu_flush_thread")),
 	"fpu_flush_thread() in arch/x86/kernel/fpu/core.c: a new image starts with "
 	"init_fpstate");

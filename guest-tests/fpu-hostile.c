@@ -279,5 +279,6 @@ static void hostile_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_hostile", 10, hostile_run,
+	GT_TAGS(GT_FUNC("fpu__restore_sig")),
 	"fpu__restore_sig() in arch/x86/kernel/fpu/signal.c: a hostile or broken fpstate "
 	"pointer at sigreturn gives SIGSEGV and the init state, never kernel memory");

@@ -80,5 +80,7 @@ static void kmod_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_kmod", 10, kmod_run,
+	GT_TAGS(GT_FUNC("kernel_fpu_begin_mask"), GT_FUNC("kernel_fpu_end"),
+		GT_FUNC("irq_fpu_usable")),
 	"kernel_fpu_begin_mask(), kernel_fpu_end(), irq_fpu_usable() in "
 	"arch/x86/kernel/fpu/core.c");

@@ -272,5 +272,7 @@ static void load_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_load", 20, load_run,
+	GT_TAGS(GT_FUNC("switch_fpu_prepare"), GT_FUNC("switch_fpu_finish"),
+		GT_FUNC("fpregs_state_valid")),
 	"switch_fpu_prepare(), switch_fpu_finish() and the lazy restore of "
 	"arch/x86/kernel/fpu/context.h (fpregs_state_valid())");

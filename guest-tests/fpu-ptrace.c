@@ -591,6 +591,10 @@ static void ptrace_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_ptrace", 10, ptrace_run,
+	GT_TAGS(GT_GIT("da53f60bb86e"), GT_GIT("145e9e0d8c6f"), GT_FUNC("fpregs_get"),
+		GT_FUNC("fpregs_set"), GT_FUNC("xfpregs_get"), GT_FUNC("xfpregs_set"),
+		GT_FUNC("xstateregs_get"), GT_FUNC("xstateregs_set"), GT_FUNC("ptrace_regset"),
+		GT_FUNC("fpu_clone"), GT_FUNC("__switch_to")),
 	"fpregs_get(), fpregs_set(), xfpregs_get(), xfpregs_set(), xstateregs_get(), "
 	"xstateregs_set() in arch/x86/kernel/fpu/regset.c and ptrace_regset(): every i386 "
 	"FPU regset; fpu_clone() and __switch_to() after a syscall stop");

@@ -163,8 +163,11 @@ static void selftest_run_fisttp(struct ktap *subtests)
 }
 
 GT_TEST("x86_test_FCMOV", 10, selftest_run_fcmov,
+	GT_NO_TAGS,
 	"tools/testing/selftests/x86/test_FCMOV.c: fcmovCC as the x87 defines them");
 GT_TEST("x86_test_FCOMI", 10, selftest_run_fcomi,
+	GT_NO_TAGS,
 	"tools/testing/selftests/x86/test_FCOMI.c: fcomi and fucomi as the x87 defines them");
 GT_TEST("x86_test_FISTTP", 10, selftest_run_fisttp,
+	GT_NO_TAGS,
 	"tools/testing/selftests/x86/test_FISTTP.c: fisttp as the x87 defines them");

@@ -201,5 +201,6 @@ static void sicode_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_sicode", 10, sicode_run,
+	GT_TAGS(GT_FUNC("fpu__exception_code"), GT_FUNC("math_error")),
 	"fpu__exception_code() in arch/x86/kernel/fpu/core.c and math_error(): the "
 	"si_code of each x87 exception");

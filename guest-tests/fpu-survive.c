@@ -485,6 +485,8 @@ static void survive_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_survive", 10, survive_run,
+	GT_TAGS(GT_FUNC("switch_fpu_prepare"), GT_FUNC("fpu_clone"),
+		GT_FUNC("copy_fpstate_to_sigframe"), GT_FUNC("fpu__restore_sig")),
 	"switch_fpu_prepare(), fpu_clone(), copy_fpstate_to_sigframe(), "
 	"fpu__restore_sig(): user x87 state survives switches, fork, vfork, clone, threads "
 	"and signals");

@@ -9,6 +9,7 @@
  * which does not return.
  */
 #include "rt/cpu.h"
+#include "rt/fmt.h"
 #include "rt/fresh.h"
 #include "rt/ktap.h"
 #include "rt/signal.h"
@@ -137,6 +138,20 @@ static bool init_test_selected(const char *list, const char *name)
 	return false;
 }
 
+/* "# tags: linux-git=f994d99cf140 function=save_fpregs_to_fpstate", as tests.list has them. */
+static void test_print_tags(const struct ktap *subtests, const struct gt_tag *tags)
+{
+	char line[KTAP_LINE_MAX];
+	struct fmt_buf b;
+
+	if (!tags[0].name)
+		return;
+	fmt_init(&b, line, sizeof(line));
+	for (const struct gt_tag *tag = tags; tag->name; tag++)
+		fmt_addf(&b, "%s%s=%s", tag == tags ? "" : " ", tag->name, tag->value);
+	ktap_diag(subtests, "tags: %s", line);
+}
+
 /* In the child: runs the test and prints its result line. */
 static __attribute__((noreturn)) void test_run_child(struct ktap *top, const struct gt_test *t)
 {
@@ -149,6 +164,7 @@ static __attribute__((noreturn)) void test_run_child(struct ktap *top, const str
 	ktap_init(&subtests, top->depth + 1);
 	ktap_header(&subtests);
 	ktap_diag(&subtests, "guards: %s", t->guards);
+	test_print_tags(&subtests, t->tags);
 	t->run(&subtests);
 	ran = subtests.next - 1;
 	if (subtests.skip && ran == 0)

@@ -196,3 +196,67 @@ int payload_write_initramfs(const char *path, const char *init, const char *self
 	}
 	return err;
 }
+
+/* One line of tests.list: NAME, a tab, TAGS, a tab, GUARDS; a line of another shape is skipped. */
+static bool test_parse(struct payload_test *t, char *line)
+{
+	char *tab1 = strchr(line, '\t'), *tab2 = tab1 ? strchr(tab1 + 1, '\t') : NULL;
+
+	if (!tab2 || tab1 == line)
+		return false;
+	*tab1 = *tab2 = '\0';
+	t->name = xstrdup(line);
+	t->tags = xstrdup(tab1 + 1);
+	t->guards = xstrdup(tab2 + 1);
+	return true;
+}
+
+int payload_read_tests(const char *guest_dir, struct payload_test **out, size_t *n)
+{
+	char *path = xasprintf("%s/tests.list", guest_dir);
+	struct strbuf list = STRBUF_INIT;
+	int err;
+
+	*out = NULL;
+	*n = 0;
+	if (!file_exists(path))
+		err = error_set(ERR_NOTFOUND, "no test list '%s' (run make first)", path);
+	else if ((err = file_read(path, &list)) == 0) {
+		for (char *line = list.buf, *next; *line; line = next) {
+			next = line + strcspn(line, "\n");
+			if (*next)
+				*next++ = '\0';
+			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+			if (test_parse(&(*out)[*n], line))
+				(*n)++;
+		}
+	}
+	strbuf_release(&list);
+	free(path);
+	return err;
+}
+
+void payload_tests_free(struct payload_test *tests, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(tests[i].name);
+		free(tests[i].tags);
+		free(tests[i].guards);
+	}
+	free(tests);
+}
+
+char *payload_test_tag(const struct payload_test *t, const char *kind)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t klen = strlen(kind);
+
+	for (const char *p = t->tags; *p; p += strspn(p, " ")) {
+		size_t len = strcspn(p, " ");
+
+		if (len > klen && strncmp(p, kind, klen) == 0 && p[klen] == '=')
+			strbuf_addf(&sb, "%s%.*s", sb.len ? " " : "", (int)(len - klen - 1), p + klen + 1);
+		p += len;
+	}
+	return strbuf_detach(&sb);
+}

@@ -13,8 +13,30 @@
 #ifndef FPUBENCH_PAYLOAD_H
 #define FPUBENCH_PAYLOAD_H
 
+#include <stddef.h>
+
 struct kernel_tree;
 struct kernel_build;
+
+/*
+ * One guest test as the guest's build lists it (<guest dir>/tests.list,
+ * written by guest-tests/Makefile from each GT_TEST()): its KTAP name, its
+ * tags as LTP's ("linux-git=f994d99cf140 function=save_fpregs_to_fpstate",
+ * "" for none) and the contract it guards.
+ */
+struct payload_test {
+	char *name;
+	char *tags;
+	char *guards;
+};
+
+/* The guest's tests, in its order; ERR_NOTFOUND when it has no list (not built). */
+int payload_read_tests(const char *guest_dir, struct payload_test **out, size_t *n);
+
+void payload_tests_free(struct payload_test *tests, size_t n);
+
+/* The values of one kind of tag ("linux-git": the commits it guards), space-separated; caller frees. */
+char *payload_test_tag(const struct payload_test *t, const char *kind);
 
 /* The guest test that loads the module. */
 #define PAYLOAD_KMOD_TEST "fpu_kmod"

@@ -1,6 +1,7 @@
 #include "cmd.h"
 #include "nightly_bisect.h"
 
+#include "build/payload.h"
 #include "build/series.h"
 #include "build/variants.h"
 #include "lib/date.h"
@@ -150,37 +151,11 @@ char *cmd_fragment_path(const struct options *o)
 	return o->fragment ? xstrdup(o->fragment) : xasprintf("%s/fpu.config", o->patches);
 }
 
-int cmd_read_tests(const struct options *o, struct strlist *names, struct strlist *guards)
-{
-	char *path = xasprintf("%s/tests.list", o->guest_dir);
-	struct strbuf list = STRBUF_INIT;
-	int err;
-
-	if (!file_exists(path))
-		err = error_set(ERR_NOTFOUND, "no test list '%s' (run make first)", path);
-	else if ((err = file_read(path, &list)) == 0) {
-		/* Each line is NAME, a tab and what it guards (guest-tests/Makefile). */
-		for (char *line = list.buf, *next; *line; line = next) {
-			char *tab = strchr(line, '\t');
-
-			next = line + strcspn(line, "\n");
-			if (*next)
-				*next++ = '\0';
-			if (tab)
-				*tab = '\0';
-			strlist_push(names, xstrdup(line));
-			strlist_push(guards, xstrdup(tab ? tab + 1 : ""));
-		}
-	}
-	strbuf_release(&list);
-	free(path);
-	return err;
-}
-
 /* Test names must be the guest's, as its build lists them (a testing aid's guest has no list). */
 static int check_tests(const struct options *o)
 {
-	struct strlist names = STRLIST_INIT, guards = STRLIST_INIT;
+	struct payload_test *tests = NULL;
+	size_t ntests = 0;
 	int err = 0;
 
 	/* The names go on the guest's kernel command line (fpubench_tests=A,B). */
@@ -190,17 +165,22 @@ static int check_tests(const struct options *o)
 			err = error_set(ERR_USAGE, "test name '%s' is not letters, digits and '_'",
 					o->tests.v[i]);
 
-	if (!err && o->tests.n && (err = cmd_read_tests(o, &names, &guards)) == ERR_NOTFOUND) {
+	if (!err && o->tests.n &&
+	    (err = payload_read_tests(o->guest_dir, &tests, &ntests)) == ERR_NOTFOUND) {
 		error_clear();
 		err = 0;
 	} else if (!err) {
-		for (size_t i = 0; i < o->tests.n && !err; i++)
-			if (!strlist_contains(&names, o->tests.v[i]))
+		for (size_t i = 0; i < o->tests.n && !err; i++) {
+			size_t j = 0;
+
+			while (j < ntests && strcmp(tests[j].name, o->tests.v[i]) != 0)
+				j++;
+			if (j == ntests)
 				err = error_set(ERR_USAGE, "unknown test '%s' (see 'fpubench test --list')",
 						o->tests.v[i]);
+		}
 	}
-	strlist_release(&names);
-	strlist_release(&guards);
+	payload_tests_free(tests, ntests);
 	return err;
 }
 

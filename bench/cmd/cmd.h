@@ -58,12 +58,6 @@ void cmd_release(struct options *o);
 /* The config fragment a build uses (caller frees). */
 char *cmd_fragment_path(const struct options *o);
 
-/*
- * The guest's tests as its build lists them (<guest_dir>/tests.list): each
- * name in `names` and, at the same index, the commit it guards in `guards`.
- */
-int cmd_read_tests(const struct options *o, struct strlist *names, struct strlist *guards);
-
 /* Refuses unknown or malformed test names, a missing fragment and unreadable patches. */
 int cmd_check_inputs(const struct options *o, const char *fragment);
 

@@ -1,5 +1,6 @@
 #include "cmd.h"
 
+#include "build/payload.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
@@ -9,16 +10,27 @@
 #include <string.h>
 #include <unistd.h>
 
-/* --list: the guest's tests and what each guards, as its build lists them. */
+/*
+ * --list: the guest's tests as its build lists them, each with the upstream
+ * commits it guards ("-": none) and the contract, then its functions.
+ */
 static int list_tests(const struct options *o)
 {
-	struct strlist names = STRLIST_INIT, guards = STRLIST_INIT;
-	int err = cmd_read_tests(o, &names, &guards);
+	struct payload_test *tests;
+	size_t n;
+	int err = payload_read_tests(o->guest_dir, &tests, &n);
 
-	for (size_t i = 0; i < names.n && !err; i++)
-		printf("%-18s %s\n", names.v[i], guards.v[i]);
-	strlist_release(&names);
-	strlist_release(&guards);
+	for (size_t i = 0; i < n && !err; i++) {
+		char *commits = payload_test_tag(&tests[i], "linux-git");
+		char *functions = payload_test_tag(&tests[i], "function");
+
+		printf("%-18s %-28s %s\n", tests[i].name, *commits ? commits : "-", tests[i].guards);
+		if (*functions)
+			printf("%-18s %-28s functions: %s\n", "", "", functions);
+		free(commits);
+		free(functions);
+	}
+	payload_tests_free(tests, n);
 	return err;
 }
 

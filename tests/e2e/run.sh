@@ -258,8 +258,8 @@ check "an unknown test exits 129" status_is 129 "$FPUBENCH" test --test no_such 
 check "the error names the test" grep -q "^fpubench: unknown test 'no_such'" "$WORK/err"
 check "--version names the commit the bench was built from" \
 	sh -c "'$FPUBENCH' --version | grep -q '^fpubench [0-9a-f]\{7,\}'"
-check "test --list names what each test guards" \
-	sh -c "'$FPUBENCH' test --list | grep -q '^fpu_seed  *f994d99cf140 (\"x86-32, fpu: Fix FPU exception'"
+check "test --list names the commit each test guards, and its contract" \
+	sh -c "'$FPUBENCH' test --list | grep -q '^fpu_seed  *f994d99cf140  *the legacy save path saves with fnsave'"
 printf '[run]\njbos = 2\n' >"$WORK/bad.conf"
 check "a malformed config file exits 128" status_is 128 "$FPUBENCH" run --config "$WORK/bad.conf"
 check "the error names the file and line" \

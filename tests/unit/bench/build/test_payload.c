@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 struct fixture {
 	char dir[64];
@@ -110,11 +111,49 @@ static void test_the_selftests_are_built_once(void **state)
 	free(again);
 }
 
+/* tests.list as guest-tests/Makefile writes it: a test with tags, one without, and a bad line. */
+static void test_the_test_list_gives_tags_and_guards(void **state)
+{
+	char dir[] = "/tmp/fpubench-test-list.XXXXXX";
+	static const char list[] =
+		"fpu_seed\tlinux-git=f994d99cf140 function=save_fpregs_to_fpstate\tfnsave, not fsave\n"
+		"not a test line\n"
+		"x86_test_FCMOV\t\ttools/testing/selftests/x86/test_FCMOV.c: fcmovCC\n";
+	struct payload_test *t;
+	size_t n;
+	char *path, *v;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(payload_read_tests(dir, &t, &n), ERR_NOTFOUND);
+	assert_non_null(strstr(error_last(), "tests.list' (run make first)"));
+	path = xasprintf("%s/tests.list", dir);
+	assert_int_equal(file_write_atomic(path, list, sizeof(list) - 1), 0);
+	assert_int_equal(payload_read_tests(dir, &t, &n), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(t[0].name, "fpu_seed");
+	assert_string_equal(t[0].guards, "fnsave, not fsave");
+	assert_string_equal(v = payload_test_tag(&t[0], "linux-git"), "f994d99cf140");
+	free(v);
+	assert_string_equal(v = payload_test_tag(&t[0], "function"), "save_fpregs_to_fpstate");
+	free(v);
+	assert_string_equal(v = payload_test_tag(&t[0], "linux"), "");
+	free(v);
+	assert_string_equal(t[1].name, "x86_test_FCMOV");
+	assert_string_equal(v = payload_test_tag(&t[1], "linux-git"), "");
+	free(v);
+	payload_tests_free(t, n);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_a_failed_clean_up_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_the_selftests_are_built_once, setup, teardown),
+		cmocka_unit_test(test_the_test_list_gives_tags_and_guards),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
