@@ -6,18 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cpu_default_setups[] = {
-	"486",
-	"pentium",
-	"pentium2,-fxsr",
-	"qemu32,-sse,-sse2,-fxsr",
-	"pentium3:nofxsr",
-	"pentium3",
-	"qemu32",
-};
-const size_t cpu_default_setups_count =
-	sizeof(cpu_default_setups) / sizeof(cpu_default_setups[0]);
-
 /*
  * libvirt's 32-bit x86 models as QEMU defines them: the CPUID family, and
  * whether the model has FXSR (the Pentium II brought it; QEMU's Pentium Pro

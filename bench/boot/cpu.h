@@ -48,8 +48,5 @@ bool cpu_setup_uses_fsave(const struct cpu_setup *c);
  */
 int cpu_setup_family(const struct cpu_setup *c);
 
-/* The default matrix's setups: five without FXSR, then two controls. */
-extern const char *const cpu_default_setups[];
-extern const size_t cpu_default_setups_count;
 
 #endif

@@ -68,6 +68,26 @@ static char *default_history(const char *cache)
 	return path;
 }
 
+/*
+ * Without --cpu, and without setups in the config given, the setups are
+ * the default config's [cpu]: the one list of the default matrix.
+ */
+static int default_setups(struct options *o)
+{
+	struct conf *d = NULL;
+	const char *path = NULL;
+	int err;
+
+	if ((err = cmd_data_default(o, &path, RUNTIME_CONF)) < 0 || (err = conf_load(&d, path)) < 0)
+		return err;
+	for (size_t i = 0; i < d->nsetups; i++)
+		optlist_push(&o->cpus, own(o, xstrdup(d->setups[i])));
+	if (!d->nsetups)
+		err = error_set(ERR_INPUT, "the default config '%s' has no [cpu] setup", path);
+	conf_free(d);
+	return err;
+}
+
 /* Fills what the command line left unset from fpubench.conf. */
 static void options_from_conf(struct options *o, const struct conf *c)
 {
@@ -132,7 +152,8 @@ int cmd_prepare(struct options *o, const struct conf *c)
 	if (o->command == CMD_HISTORY)
 		return 0;
 	if ((err = cmd_data_default(o, &o->patches, RUNTIME_SERIES)) < 0 ||
-	    (err = cmd_data_default(o, &o->guest_dir, RUNTIME_GUEST)) < 0)
+	    (err = cmd_data_default(o, &o->guest_dir, RUNTIME_GUEST)) < 0 ||
+	    (!o->cpus.n && o->command != CMD_TREE && (err = default_setups(o)) < 0))
 		return err;
 	return cmd_data_default(o, &o->kmod_src, RUNTIME_KMOD);
 }

@@ -17,10 +17,8 @@
 
 int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 {
-	if (!n) {
-		specs = (const char *const *)cpu_default_setups;
-		n = cpu_default_setups_count;
-	}
+	if (!n)
+		return error_set(ERR_USAGE, "no cpu setup to boot on");
 	s->setups = xcalloc(n, sizeof(*s->setups));
 	for (size_t i = 0; i < n; i++) {
 		int err = cpu_setup_parse(&s->setups[i], specs[i]);

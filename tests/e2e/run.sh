@@ -159,6 +159,14 @@ check "the guest skipped the others as not selected" \
 	grep -q "^ok 1 fpu_addr # SKIP not selected" "$RESULTS"/latest/console/*.log
 check "the initramfs has no test module" sh -c "cpio -it --quiet <'$RESULTS'/latest/initramfs-patched.cpio | grep -qx init &&
 	! cpio -it --quiet <'$RESULTS'/latest/initramfs-patched.cpio | grep -qx fpu_kmod.ko"
+check "test without --cpu boots the default config's setups" \
+	status_is 0 "$FPUBENCH" test --results "$RESULTS" --test fpu_seed
+check "one fpu_seed cell per [cpu] setup of bench/fpubench.conf" sh -c "python3 -c '
+import json, sys
+want = [l.split(\"=\", 1)[1].strip() for l in open(sys.argv[2]) if l.startswith(\"setup = \")]
+cells = json.load(open(sys.argv[1]))
+got = [c[\"cpu\"] + (\":\" + c[\"cmdline\"].replace(\" \", \",\") if c[\"cmdline\"] else \"\") for c in cells]
+sys.exit(len(want) != 7 or sorted(got) != sorted(want))' '$RESULTS/latest/results.json' '$ROOT/bench/fpubench.conf'"
 check "a test name that is not a word exits 129" status_is 129 "$FPUBENCH" test --test "fpu_seed,x"
 check "the error names the test" grep -q "test name 'fpu_seed,x' is not letters" "$WORK/err"
 

@@ -139,21 +139,6 @@ static void test_which_setups_use_fsave(void **state)
 	}
 }
 
-static void test_default_setups(void **state)
-{
-	struct cpu_setup c;
-	size_t fsave = 0;
-
-	(void)state;
-	assert_int_equal(cpu_default_setups_count, 7);
-	for (size_t i = 0; i < cpu_default_setups_count; i++) {
-		assert_int_equal(cpu_setup_parse(&c, cpu_default_setups[i]), 0);
-		fsave += cpu_setup_uses_fsave(&c);
-		cpu_setup_release(&c);
-	}
-	assert_int_equal(fsave, 5);
-}
-
 /* A kernel is booted on a setup unless its minimum CPU family is above the model's. */
 static void test_setup_families(void **state)
 {
@@ -184,7 +169,6 @@ int main(void)
 		cmocka_unit_test(test_a_setup_bad_twice_sets_one_message),
 		cmocka_unit_test(test_model_table_agrees_with_libvirts_cpu_map),
 		cmocka_unit_test(test_which_setups_use_fsave),
-		cmocka_unit_test(test_default_setups),
 		cmocka_unit_test(test_setup_families),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
