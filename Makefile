@@ -113,6 +113,7 @@ check: deps check-layout
 	@$(MAKE) --no-print-directory SANITIZE=1 $(BUILD)/san/fpubench
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	tests/e2e/run.sh $(BUILD)/fpubench
+	tests/e2e/series.sh $(BUILD)/fpubench
 	tests/e2e/lkdtm.sh $(BUILD)/fpubench
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
 	tests/e2e/kill.sh $(BUILD)/fpubench 20
