@@ -130,7 +130,7 @@ FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console
-seeds_fuzz_patchfile := tests/fixtures/patches patches
+seeds_fuzz_patchfile := tests/fixtures/patches tests/fixtures/patches/series/unit patches
 seeds_fuzz_series    := patches tests/fixtures/config tests/fixtures/kconfig
 seeds_fuzz_mail      := tests/fixtures/provenance
 seeds_fuzz_link      := tests/fixtures/provenance

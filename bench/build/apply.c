@@ -84,7 +84,10 @@ out:
 static int run_git_apply(const struct kernel_tree *t, const struct apply_run *run, bool threeway)
 {
 	char *index_env = xasprintf("GIT_INDEX_FILE=%s", run->index);
-	const char *env[] = { index_env, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1",
+	/* Named, so that a GIT_DIR of the caller's (a hook, say) does not send git elsewhere. */
+	char *dir_env = xasprintf("GIT_DIR=%s", git_repository_path(t->repo));
+	char *tree_env = xasprintf("GIT_WORK_TREE=%s", t->path);
+	const char *env[] = { index_env, dir_env, tree_env, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1",
 			      "GIT_CONFIG_GLOBAL=/dev/null", NULL };
 	const char *argv[] = { "git", "apply", "--cached", "-v", threeway ? "--3way" : run->patch,
 			       threeway ? run->patch : NULL, NULL };
@@ -93,6 +96,8 @@ static int run_git_apply(const struct kernel_tree *t, const struct apply_run *ru
 	unlink(run->log);
 	rc = spawn_run(argv, t->path, run->log, env);
 	free(index_env);
+	free(dir_env);
+	free(tree_env);
 	return rc;
 }
 

@@ -362,7 +362,8 @@ static int add_message(struct patchfile_list *out, const char *name, size_t numb
 		err = error_set(ERR_INPUT, "patch '%s' message %zu is not a mail", name, number);
 		goto fail;
 	}
-	if (!p.diff && p.is_cover) {
+	/* A cover letter's diff is an interdiff against the last version: not to apply. */
+	if (p.is_cover) {
 		patchfile_release(&p);
 		return 0;
 	}

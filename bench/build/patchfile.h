@@ -6,7 +6,8 @@
  *
  * An mbox is split at git mailsplit's "From " lines (a time and a year
  * after "From "): every message must be a patch mail, or a cover letter
- * ("[PATCH 0/N]" with no diff), which is skipped.  A message that is not a
+ * ("[PATCH 0/N]"), which is skipped even when it holds a diff (`git
+ * format-patch --interdiff` puts one there).  A message that is not a
  * mail, a mail that is neither, or text before the first message is
  * refused with ERR_INPUT naming the file and the message's number.
  *

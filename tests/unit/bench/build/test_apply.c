@@ -2,8 +2,8 @@
  * Patch files applied as `git am -3` applies them, on the miniature tree
  * (test_tree_fixture.h): every patch of an mbox, a maildir and a b4 .mbx
  * as its own commit, a cover letter skipped, junk refused by name, a hunk
- * found at an offset and one placed by a three-way merge, and how each
- * was placed in the commit's note.  The fixtures are real `git
+ * found at an offset, one placed by a three-way merge and one whose merge
+ * conflicts, and how each was placed in the commit's note.  The fixtures are real `git
  * format-patch` output made by tests/fixtures/patches/series/make-fixtures.sh.
  */
 #include "test_tree_fixture.h"
@@ -185,6 +185,19 @@ static void test_hunk_placed_by_three_way_merge(void **state)
 	free(said);
 }
 
+static void test_three_way_conflict_is_refused(void **state)
+{
+	struct fixture *fx = *state;
+	git_oid reworded, oid;
+
+	free(apply_quietly(fx, &fx->tree->base,
+			   SERIES "maildir/new/0001-x86-fpu-Reword-the-comment-on-the-legacy-FPU-save.patch",
+			   &reworded, 0));
+	free(apply_quietly(fx, &reworded, SERIES "conflict.patch", &oid, ERR_APPLY));
+	assert_string_equal(error_last(),
+			    "cannot apply patch '" SERIES "conflict.patch' to '" CORE_C "': the hunk at line 127 does not apply at any offset, and its three-way merge has conflicts");
+}
+
 static void test_placement_survives_the_cache(void **state)
 {
 	struct fixture *fx = *state;
@@ -206,6 +219,7 @@ int main(void)
 		cmocka_unit_test(test_junk_is_refused_by_name),
 		cmocka_unit_test(test_hunk_found_at_an_offset),
 		cmocka_unit_test(test_hunk_placed_by_three_way_merge),
+		cmocka_unit_test(test_three_way_conflict_is_refused),
 		cmocka_unit_test(test_placement_survives_the_cache),
 	};
 	int failed;
