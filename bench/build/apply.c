@@ -57,6 +57,10 @@ static int index_write_touched(git_tree *tree, const char *path,
 			if (!paths[j] || git_index_get_bypath(index, paths[j], 0) ||
 			    git_tree_entry_bypath(&te, tree, paths[j]) < 0)
 				continue;
+			if (git_tree_entry_type(te) != GIT_OBJECT_BLOB) {
+				git_tree_entry_free(te);
+				continue;
+			}
 			e.path = paths[j];
 			e.mode = git_tree_entry_filemode(te);
 			git_oid_cpy(&e.id, git_tree_entry_id(te));

@@ -285,7 +285,8 @@ static int parse_message(struct patchfile *p, const char *name, const char *buf,
 		strbuf_addch(&message, '\n');
 		strbuf_release(&text);
 	} else {
-		/* Not a mail after all: drop what a stray From: line left. */
+		/* Not a mail after all: drop what a stray From: or Subject: line left. */
+		p->is_cover = false;
 		free(p->author_name);
 		free(p->author_email);
 		p->author_name = xstrdup("fpubench");
@@ -333,20 +334,27 @@ int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size
  */
 static bool is_from_line(const struct line *l)
 {
-	const char *colon = NULL;
+	const char *colon = NULL, *end = l->p + l->len, *q;
+	long year = 0;
 
 	if (l->len < 20 || !line_starts(l, "From "))
 		return false;
-	for (const char *q = l->p + l->len - 2; q > l->p + 5; q--) {
+	for (q = end - 2; q > l->p + 5; q--) {
 		if (*q == ':') {
 			colon = q;
 			break;
 		}
 	}
-	if (!colon || colon - l->p < 9 || !ctype_is_digit(colon[-4]) || !ctype_is_digit(colon[-2]) ||
-	    !ctype_is_digit(colon[-1]) || !ctype_is_digit(colon[1]) || !ctype_is_digit(colon[2]))
+	if (!colon || colon - l->p < 9 || end - colon < 3 || !ctype_is_digit(colon[-4]) ||
+	    !ctype_is_digit(colon[-2]) || !ctype_is_digit(colon[-1]) || !ctype_is_digit(colon[1]) ||
+	    !ctype_is_digit(colon[2]))
 		return false;
-	return strtol(colon + 3, NULL, 10) > 90;
+	/* The year, as strtol() reads it, but within the line. */
+	for (q = colon + 3; q < end && (*q == ' ' || *q == '\t'); q++)
+		;
+	for (; q < end && ctype_is_digit(*q) && year <= 90; q++)
+		year = year * 10 + (*q - '0');
+	return year > 90;
 }
 
 /* Classifies message `number` of the file and keeps it when it is a patch. */
@@ -418,12 +426,14 @@ int patchfile_parse_all(struct patchfile_list *out, const char *name, const char
 		}
 		/* No separator: one mail or one diff, as a single patch is read. */
 		struct patchfile p;
-		if ((err = patchfile_parse(&p, name, buf, len)) < 0)
-			return err;
-		out->v = xmalloc(sizeof(*out->v));
-		out->v[0] = p;
-		out->n = 1;
-		return 0;
+		if ((err = parse_message(&p, name, buf, len)) == 0 && p.diff && !p.is_cover) {
+			p.number = 1;
+			out->v = xmalloc(sizeof(*out->v));
+			out->v[out->n++] = p;
+		} else {
+			patchfile_release(&p);
+		}
+		return list_finish(out, name, err);
 	}
 	for (; !err && line_at(pos, end, &l); pos = l.next) {
 		if (!is_from_line(&l))
