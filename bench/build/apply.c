@@ -419,9 +419,11 @@ static int note_write(git_repository *repo, const git_oid *commit, struct json_o
 	git_oid id;
 	int err = 0;
 
+	const char *text = json_object_to_json_string_ext(note, JSON_C_TO_STRING_PLAIN |
+							      JSON_C_TO_STRING_NOSLASHESCAPE);
+
 	if (git_signature_new(&sig, TREE_COMMITTER_NAME, TREE_COMMITTER_EMAIL, 0, 0) < 0 ||
-	    git_note_create(&id, repo, APPLIED_NOTES_REF, sig, sig, commit,
-			    json_object_to_json_string_ext(note, JSON_C_TO_STRING_PLAIN), 1) < 0)
+	    git_note_create(&id, repo, APPLIED_NOTES_REF, sig, sig, commit, text, 1) < 0)
 		err = error_set(ERR_GENERIC, "cannot write the note of %s: %s",
 				git_oid_tostr_s(commit), gitutil_error());
 	git_signature_free(sig);

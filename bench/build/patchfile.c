@@ -464,7 +464,7 @@ static int compare_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The maildir's messages: every file of cur/ and new/, in name order as git mailsplit reads them. */
+/* The maildir's messages: the files of cur/ and new/, in name order as git mailsplit reads them. */
 static int read_maildir(struct patchfile_list *out, const char *path)
 {
 	static const char *const subdirs[] = { "cur", "new" };
