@@ -3,6 +3,7 @@
 #include "patchfile.h"
 #include "series.h"
 #include "tree.h"
+#include "lib/date.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/gitutil.h"
@@ -10,6 +11,7 @@
 #include "lib/spawn.h"
 #include "lib/strbuf.h"
 
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -81,27 +83,49 @@ out:
 }
 
 /*
- * `git apply --cached -v` on the throwaway index; --3way when asked.  The
- * user's git configuration stays out, and git speaks English for
- * apply_read_placements().  Returns git's exit status or an error.
+ * The environment of the bench's git runs: the tree's repository named,
+ * so that a GIT_DIR of the caller's (a hook's, say) does not send git
+ * elsewhere; the user's configuration left out; English, for the parsers.
  */
+struct git_env {
+	char *vars[3];
+	const char *env[7];
+};
+
+static void git_env_init(struct git_env *e, const struct kernel_tree *t, const char *index)
+{
+	size_t n = 0;
+
+	e->vars[0] = xasprintf("GIT_DIR=%s", git_repository_path(t->repo));
+	e->vars[1] = xasprintf("GIT_WORK_TREE=%s", t->path);
+	e->vars[2] = index ? xasprintf("GIT_INDEX_FILE=%s", index) : NULL;
+	for (size_t i = 0; i < 3; i++)
+		if (e->vars[i])
+			e->env[n++] = e->vars[i];
+	e->env[n++] = "LC_ALL=C";
+	e->env[n++] = "GIT_CONFIG_NOSYSTEM=1";
+	e->env[n++] = "GIT_CONFIG_GLOBAL=/dev/null";
+	e->env[n] = NULL;
+}
+
+static void git_env_release(struct git_env *e)
+{
+	for (size_t i = 0; i < 3; i++)
+		free(e->vars[i]);
+}
+
+/* `git apply --cached -v` on the throwaway index; --3way when asked.  Git's exit status or an error. */
 static int run_git_apply(const struct kernel_tree *t, const struct apply_run *run, bool threeway)
 {
-	char *index_env = xasprintf("GIT_INDEX_FILE=%s", run->index);
-	/* Named, so that a GIT_DIR of the caller's (a hook, say) does not send git elsewhere. */
-	char *dir_env = xasprintf("GIT_DIR=%s", git_repository_path(t->repo));
-	char *tree_env = xasprintf("GIT_WORK_TREE=%s", t->path);
-	const char *env[] = { index_env, dir_env, tree_env, "LC_ALL=C", "GIT_CONFIG_NOSYSTEM=1",
-			      "GIT_CONFIG_GLOBAL=/dev/null", NULL };
 	const char *argv[] = { "git", "apply", "--cached", "-v", threeway ? "--3way" : run->patch,
 			       threeway ? run->patch : NULL, NULL };
+	struct git_env e;
 	int rc;
 
+	git_env_init(&e, t, run->index);
 	unlink(run->log);
-	rc = spawn_run(argv, t->path, run->log, env);
-	free(index_env);
-	free(dir_env);
-	free(tree_env);
+	rc = spawn_run(argv, t->path, run->log, e.env);
+	git_env_release(&e);
 	return rc;
 }
 
@@ -463,6 +487,105 @@ static void placement_text(struct strbuf *sb, struct json_object *note)
 		strbuf_addf(sb, n == 1 ? "its hunk exact" : "all %zu hunks exact", n);
 }
 
+/* "Name: value" of git mailinfo's report, or NULL. */
+static char *info_value(const char *info, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *line = info; line && *line; ) {
+		const char *nl = strchr(line, '\n');
+
+		if (strncmp(line, name, n) == 0 && line[n] == ':' && line[n + 1] == ' ')
+			return xstrndup(line + n + 2, (size_t)((nl ? nl : line + strlen(line)) - line - n - 2));
+		line = nl ? nl + 1 : NULL;
+	}
+	return NULL;
+}
+
+/*
+ * A mail's author, date and message as `git am` reads them, from `git
+ * mailinfo`: RFC 2047 names and subjects decoded, the body's transfer
+ * encoding undone, an in-body From:, Date: or Subject: taken over the
+ * header's.  What mailinfo leaves empty stays as patchfile read it.
+ */
+static int mail_decode(struct kernel_tree *t, const char *name, struct patchfile *p)
+{
+	const char *gitdir = git_repository_path(t->repo);
+	char *mail = xasprintf("%sfpubench-mail", gitdir), *msg = xasprintf("%s.msg", mail);
+	char *patch = xasprintf("%s.patch", mail), *log = xasprintf("%s.log", mail);
+	char *info = NULL, *body = NULL, *author = NULL, *email = NULL, *subject = NULL, *date = NULL;
+	const char *argv[] = { "git", "mailinfo", "-u", msg, patch, NULL };
+	struct strbuf sb = STRBUF_INIT;
+	struct git_env e;
+	int err, fd = -1, rc;
+
+	git_env_init(&e, t, NULL);
+	unlink(log);
+	if ((err = file_write_atomic_mode(mail, p->mail, p->mail_len, KERNEL_CACHE_FILE_MODE)) < 0)
+		goto out;
+	if ((fd = open(mail, O_RDONLY | O_CLOEXEC)) < 0) {
+		err = error_set_errno(ERR_GENERIC, "cannot read '%s'", mail);
+		goto out;
+	}
+	struct spawn_watch watch = { .stdin_fd = fd };
+	if ((rc = spawn_run_watched(argv, t->path, log, e.env, &watch)) != 0) {
+		err = rc < 0 ? rc : error_set(ERR_INPUT, "patch '%s' message %zu: git mailinfo cannot read it",
+					      name, p->number);
+		goto out;
+	}
+	info = log_text(log);
+	body = log_text(msg);
+	author = info_value(info, "Author");
+	email = info_value(info, "Email");
+	subject = info_value(info, "Subject");
+	date = info_value(info, "Date");
+	if (author && *author) {
+		free(p->author_name);
+		p->author_name = xstrdup(author);
+	}
+	if (email && *email) {
+		free(p->author_email);
+		p->author_email = xstrdup(email);
+	}
+	if (date && *date && date_parse_rfc2822(date, &p->author_time, &p->author_tz) < 0) {
+		err = error_set(ERR_INPUT, "patch '%s' message %zu has a bad date '%s'", name, p->number,
+				date);
+		goto out;
+	}
+	if (subject && *subject) {
+		size_t len = strlen(body);
+
+		while (len && body[len - 1] == '\n')
+			len--;
+		strbuf_addstr(&sb, subject);
+		if (len)
+			strbuf_addf(&sb, "\n\n%.*s", (int)len, body);
+		strbuf_addch(&sb, '\n');
+		free(p->message);
+		p->message = strbuf_detach(&sb);
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(mail);
+	unlink(msg);
+	unlink(patch);
+	unlink(log);
+	git_env_release(&e);
+	strbuf_release(&sb);
+	free(mail);
+	free(msg);
+	free(patch);
+	free(log);
+	free(info);
+	free(body);
+	free(author);
+	free(email);
+	free(subject);
+	free(date);
+	return err;
+}
+
 /* One patch of a file on *commit, from the cache when it was applied before. */
 static int apply_one(struct kernel_tree *t, const char *name, const struct patchfile *p,
 		     bool tell, git_oid *commit)
@@ -535,7 +658,8 @@ static int apply_file(struct kernel_tree *t, const git_oid *parent, const char *
 		return err;
 	git_oid_cpy(out, parent);
 	for (size_t i = 0; i < list.n && !err; i++)
-		err = apply_one(t, patch_path, &list.v[i], tell, out);
+		if (!list.v[i].mail || (err = mail_decode(t, patch_path, &list.v[i])) == 0)
+			err = apply_one(t, patch_path, &list.v[i], tell, out);
 	patchfile_list_release(&list);
 	return err;
 }

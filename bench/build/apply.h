@@ -3,9 +3,10 @@
  *
  * Patches are applied as `git am -3` applies them: every patch of a patch
  * file (patchfile.h: an mbox, a maildir, one mail or diff) in order, each
- * as its own commit that keeps the patch's author, date and message; the
- * committer's date is the author's, so the same series gives the same
- * commits.  git itself places the hunks (`git apply --cached`, run with
+ * as its own commit that keeps the patch's author, date and message, as
+ * `git mailinfo` reads them from a mail (encoded names and subjects, an
+ * in-body From:); the committer's date is the author's, so the same
+ * series gives the same commits.  git itself places the hunks (`git apply --cached`, run with
  * an argv array): where its context is, at an offset when the lines moved,
  * never with fuzz; when that fails and the patch's "index A..B" line names
  * a blob the repository has, by a three-way merge from it (`--3way`).  A

@@ -265,6 +265,10 @@ static int parse_message(struct patchfile *p, const char *name, const char *buf,
 	}
 	if (body) {
 		p->is_mail = true;
+		p->mail = xmalloc(len + 1);
+		memcpy(p->mail, buf, len);
+		p->mail[len] = '\0';
+		p->mail_len = len;
 		strbuf_addstr(&message, p->message);
 		free(p->message);
 		p->message = NULL;
@@ -537,5 +541,6 @@ void patchfile_release(struct patchfile *p)
 	free(p->author_email);
 	free(p->message);
 	free(p->diff);
+	free(p->mail);
 	memset(p, 0, sizeof(*p));
 }

@@ -33,6 +33,8 @@ struct patchfile {
 	char *message;		/* subject without "[PATCH ...]", blank line, body */
 	char *diff;		/* git-style diff text */
 	bool is_mail;
+	char *mail;		/* a mail's own bytes, for `git mailinfo`; NULL otherwise */
+	size_t mail_len;
 	bool is_cover;		/* a "[PATCH 0/N]" mail: its subject tags say so */
 	size_t number;		/* the message's place in its file, from 1 */
 	size_t count;		/* how many patches the file holds */

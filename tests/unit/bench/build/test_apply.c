@@ -1,7 +1,8 @@
 /*
  * Patch files applied as `git am -3` applies them, on the miniature tree
  * (test_tree_fixture.h): every patch of an mbox, a maildir and a b4 .mbx
- * as its own commit, a cover letter skipped, junk refused by name, a hunk
+ * as its own commit, its author, date and message as git mailinfo reads
+ * them, a cover letter skipped, junk refused by name, a hunk
  * found at an offset, one placed by a three-way merge and one whose merge
  * conflicts, and how each was placed in the commit's note.  The fixtures are real `git
  * format-patch` output made by tests/fixtures/patches/series/make-fixtures.sh.
@@ -135,6 +136,23 @@ static void test_b4_mbx_skips_its_cover_letter(void **state)
 	free(said);
 }
 
+static void test_author_as_git_am_reads_it(void **state)
+{
+	struct fixture *fx = *state;
+	git_oid oid;
+	git_commit *c;
+
+	/* The subject RFC 2047-encoded, the author in an in-body From: under the sender's. */
+	free(apply_quietly(fx, &fx->tree->base, SERIES "sender.patch", &oid, 0));
+	assert_int_equal(git_commit_lookup(&c, fx->tree->repo, &oid), 0);
+	assert_string_equal(git_commit_author(c)->name, "Ren\xc3\xa9 Sch\xc3\xa4rfe");
+	assert_string_equal(git_commit_author(c)->email, "rene@example.org");
+	assert_string_equal(git_commit_message(c),
+			    "x86/fpu: Reword the comment \xe2\x80\x94 s\xc3\xbc\xc3\x9f\n\n"
+			    "Signed-off-by: Ren\xc3\xa9 Sch\xc3\xa4rfe <rene@example.org>\n");
+	git_commit_free(c);
+}
+
 static void test_junk_is_refused_by_name(void **state)
 {
 	struct fixture *fx = *state;
@@ -216,6 +234,7 @@ int main(void)
 		cmocka_unit_test(test_mbox_of_two_is_two_commits),
 		cmocka_unit_test(test_maildir_gives_the_mbox_commits),
 		cmocka_unit_test(test_b4_mbx_skips_its_cover_letter),
+		cmocka_unit_test(test_author_as_git_am_reads_it),
 		cmocka_unit_test(test_junk_is_refused_by_name),
 		cmocka_unit_test(test_hunk_found_at_an_offset),
 		cmocka_unit_test(test_hunk_placed_by_three_way_merge),
