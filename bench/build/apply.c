@@ -505,8 +505,9 @@ static char *info_value(const char *info, const char *name)
 /*
  * A mail's author, date and message as `git am` reads them, from `git
  * mailinfo`: RFC 2047 names and subjects decoded, the body's transfer
- * encoding undone, an in-body From:, Date: or Subject: taken over the
- * header's.  What mailinfo leaves empty stays as patchfile read it.
+ * encoding undone (in the diff too), an in-body From:, Date: or Subject:
+ * taken over the header's.  What mailinfo leaves empty stays as patchfile
+ * read it.
  */
 static int mail_decode(struct kernel_tree *t, const char *name, struct patchfile *p)
 {
@@ -552,6 +553,18 @@ static int mail_decode(struct kernel_tree *t, const char *name, struct patchfile
 				date);
 		goto out;
 	}
+	/* The diff too, once mailinfo has undone a transfer encoding (quoted-printable, base64). */
+	struct strbuf decoded = STRBUF_INIT;
+	struct patchfile d;
+	if (file_read(patch, &decoded) == 0 &&
+	    patchfile_parse(&d, name, decoded.buf, decoded.len) == 0) {
+		free(p->diff);
+		p->diff = d.diff;
+		d.diff = NULL;
+		patchfile_release(&d);
+	}
+	error_clear();
+	strbuf_release(&decoded);
 	if (subject && *subject) {
 		size_t len = strlen(body);
 

@@ -151,6 +151,11 @@ static void test_author_as_git_am_reads_it(void **state)
 			    "x86/fpu: Reword the comment \xe2\x80\x94 s\xc3\xbc\xc3\x9f\n\n"
 			    "Signed-off-by: Ren\xc3\xa9 Sch\xc3\xa4rfe <rene@example.org>\n");
 	git_commit_free(c);
+
+	/* The same mail quoted-printable, as a mail client sends it, is the same commit. */
+	git_oid from_qp;
+	free(apply_quietly(fx, &fx->tree->base, SERIES "qp.patch", &from_qp, 0));
+	assert_true(git_oid_equal(&oid, &from_qp));
 }
 
 static void test_junk_is_refused_by_name(void **state)
