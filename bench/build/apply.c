@@ -161,29 +161,31 @@ static char *git_said_error(const char *said)
 static int apply_failure(const char *label, const char *direct, const char *merge)
 {
 	const char *failed = strstr(direct, "error: patch failed: ");
-	const char *eol = failed ? strchr(failed, '\n') : NULL;
+	const char *eol = failed ? strchrnul(failed, '\n') : NULL;
 	const char *colon = NULL;
-	char *first = git_said_error(direct), *why_merge;
+	char *first = git_said_error(direct);
+	const char *why_merge;
 	int err;
 
-	for (const char *q = failed ? failed + 21 : NULL; q && q < (eol ? eol : q + strlen(q)); q++)
+	for (const char *q = failed ? failed + 21 : NULL; q && q < eol; q++)
 		if (*q == ':')
 			colon = q;
 	if (strstr(merge, "with conflicts."))
-		why_merge = xstrdup("its three-way merge has conflicts");
+		why_merge = ", and its three-way merge has conflicts";
 	else if (strstr(merge, "lacks the necessary blob"))
-		why_merge = xstrdup("the repository lacks the blob its index line names for a three-way merge");
+		why_merge = ", and the repository lacks the blob its index line names for a three-way merge";
+	else if (strstr(merge, "Falling back to direct application"))
+		why_merge = ", nor to the blob its index line names for a three-way merge";
 	else
-		why_merge = xstrdup("no three-way merge applies it");
+		why_merge = ", and no three-way merge applies it";
 	if (colon)
-		err = error_set(ERR_APPLY, "cannot apply patch %s to '%.*s': the hunk at line %.*s does not apply at any offset, and %s",
+		err = error_set(ERR_APPLY, "cannot apply patch %s to '%.*s': the hunk at line %.*s does not apply at any offset%s",
 				label, (int)(colon - failed - 21), failed + 21,
-				(int)((eol ? eol : colon + strlen(colon)) - colon - 1), colon + 1, why_merge);
+				(int)(eol - colon - 1), colon + 1, why_merge);
 	else
 		err = error_set(ERR_APPLY, "cannot apply patch %s: %s", label,
 				first ? first : "git apply refused it");
 	free(first);
-	free(why_merge);
 	return err;
 }
 
