@@ -164,6 +164,7 @@ check: deps check-layout
 	@$(MAKE) --no-print-directory SANITIZE=1 $(BUILD)/san/fpubench
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	tests/e2e/run.sh $(BUILD)/fpubench
+	tests/e2e/series.sh $(BUILD)/fpubench
 	tests/e2e/lkdtm.sh $(BUILD)/fpubench
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
 	tests/e2e/kill.sh $(BUILD)/fpubench 20
@@ -210,7 +211,7 @@ FUZZ_FLAGS   := -g -O1 -fno-omit-frame-pointer -fno-sanitize-recover=all \
 FUZZ_TARGETS := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_LIB_OBJ := $(BENCH_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 seeds_fuzz_console   := tests/fixtures/console
-seeds_fuzz_patchfile := tests/fixtures/patches patches
+seeds_fuzz_patchfile := tests/fixtures/patches tests/fixtures/patches/series/unit patches
 seeds_fuzz_series    := patches tests/fixtures/config tests/fixtures/kconfig
 seeds_fuzz_mail      := tests/fixtures/provenance
 seeds_fuzz_link      := tests/fixtures/provenance

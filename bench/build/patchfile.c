@@ -1,13 +1,17 @@
 #include "patchfile.h"
 
+#include "lib/ctype.h"
 #include "lib/date.h"
 #include "lib/error.h"
+#include "lib/fileutil.h"
 #include "lib/strbuf.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 
 /* A view of one line of the input, without its "\n" (or "\r\n"). */
@@ -103,6 +107,35 @@ static const char *subject_strip_tags(const char *s)
 	}
 }
 
+/* Whether the subject's leading tags number it 0 of a series: "[PATCH v2 00/12]". */
+static bool subject_is_cover(const char *s)
+{
+	for (;;) {
+		while (*s == ' ')
+			s++;
+		if (*s != '[')
+			return false;
+		const char *close = strchr(s, ']');
+		if (!close)
+			return false;
+		for (const char *w = s + 1; w < close; w++) {
+			const char *q = w;
+
+			if (w > s + 1 && w[-1] != ' ')
+				continue;
+			while (q < close && *q == '0')
+				q++;
+			if (q == w || q >= close || *q != '/' || !ctype_is_digit(q[1]))
+				continue;
+			for (q++; q < close && ctype_is_digit(*q); q++)
+				;
+			if (q == close || *q == ' ')
+				return true;
+		}
+		s = close + 1;
+	}
+}
+
 /*
  * Reads the mail header up to the blank line.  Returns the position of the
  * body, or NULL when this is not a mail (no From:/Subject: header).
@@ -134,6 +167,7 @@ static const char *parse_mail_header(struct patchfile *p, const char *name,
 						 name, value.buf);
 		} else if (l.len > 8 && strncasecmp(l.p, "Subject:", 8) == 0) {
 			strbuf_addstr(&subject, subject_strip_tags(value.buf));
+			p->is_cover = subject_is_cover(value.buf);
 			have_subject = 1;
 		}
 		strbuf_release(&value);
@@ -215,7 +249,8 @@ static char *diff_to_git(const char *pos, const char *end)
 	return strbuf_detach(&out);
 }
 
-int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size_t len)
+/* One message; p->diff is NULL when it holds no diff. */
+static int parse_message(struct patchfile *p, const char *name, const char *buf, size_t len)
 {
 	const char *end = buf + len, *pos = buf, *body;
 	struct strbuf message = STRBUF_INIT;
@@ -230,6 +265,10 @@ int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size
 	}
 	if (body) {
 		p->is_mail = true;
+		p->mail = xmalloc(len + 1);
+		memcpy(p->mail, buf, len);
+		p->mail[len] = '\0';
+		p->mail_len = len;
 		strbuf_addstr(&message, p->message);
 		free(p->message);
 		p->message = NULL;
@@ -250,7 +289,8 @@ int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size
 		strbuf_addch(&message, '\n');
 		strbuf_release(&text);
 	} else {
-		/* Not a mail after all: drop what a stray From: line left. */
+		/* Not a mail after all: drop what a stray From: or Subject: line left. */
+		p->is_cover = false;
 		free(p->author_name);
 		free(p->author_email);
 		p->author_name = xstrdup("fpubench");
@@ -262,10 +302,8 @@ int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size
 	for (; line_at(pos, end, &l); pos = l.next)
 		if (is_diff_start(&l, end))
 			break;
-	if (pos >= end) {
-		patchfile_release(p);
-		return error_set(ERR_INPUT, "patch '%s' holds no diff", name);
-	}
+	if (pos >= end)
+		return 0;
 	/* A mail ends with git's "-- \n2.39.5" signature, which is not diff. */
 	const char *diff_end = end;
 	for (const char *q = pos; line_at(q, end, &l); q = l.next) {
@@ -278,6 +316,223 @@ int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size
 	return 0;
 }
 
+int patchfile_parse(struct patchfile *p, const char *name, const char *buf, size_t len)
+{
+	int err = parse_message(p, name, buf, len);
+
+	if (!err && !p->diff)
+		err = error_set(ERR_INPUT, "patch '%s' holds no diff", name);
+	if (err) {
+		patchfile_release(p);
+		return err;
+	}
+	p->number = p->count = 1;
+	return 0;
+}
+
+/*
+ * An mbox separator as git mailsplit knows one: "From ", then anything
+ * ending in a time "h:mm:ss" or "hh:mm" and a year after 1990, as in
+ * format-patch's "From <sha> Mon Sep 17 00:00:00 2001" or b4's "From git@z
+ * Thu Jan  1 00:00:00 1970".
+ */
+static bool is_from_line(const struct line *l)
+{
+	const char *colon = NULL, *end = l->p + l->len, *q;
+	long year = 0;
+
+	if (l->len < 20 || !line_starts(l, "From "))
+		return false;
+	for (q = end - 2; q > l->p + 5; q--) {
+		if (*q == ':') {
+			colon = q;
+			break;
+		}
+	}
+	if (!colon || colon - l->p < 9 || end - colon < 3 || !ctype_is_digit(colon[-4]) ||
+	    !ctype_is_digit(colon[-2]) || !ctype_is_digit(colon[-1]) || !ctype_is_digit(colon[1]) ||
+	    !ctype_is_digit(colon[2]))
+		return false;
+	/* The year, as strtol() reads it, but within the line. */
+	for (q = colon + 3; q < end && (*q == ' ' || *q == '\t'); q++)
+		;
+	for (; q < end && ctype_is_digit(*q) && year <= 90; q++)
+		year = year * 10 + (*q - '0');
+	return year > 90;
+}
+
+/* Classifies message `number` of the file and keeps it when it is a patch. */
+static int add_message(struct patchfile_list *out, const char *name, size_t number,
+		       const char *buf, size_t len)
+{
+	struct patchfile p;
+	int err = parse_message(&p, name, buf, len);
+
+	if (err)
+		goto fail;
+	if (!p.is_mail) {
+		err = error_set(ERR_INPUT, "patch '%s' message %zu is not a mail", name, number);
+		goto fail;
+	}
+	/* A cover letter's diff is an interdiff against the last version: not to apply. */
+	if (p.is_cover) {
+		patchfile_release(&p);
+		return 0;
+	}
+	if (!p.diff) {
+		const char *nl = strchr(p.message, '\n');
+
+		err = error_set(ERR_INPUT, "patch '%s' message %zu (\"%.*s\") is neither a patch nor a cover letter",
+				name, number, (int)(nl ? nl - p.message : 60), p.message);
+		goto fail;
+	}
+	p.number = number;
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	out->v[out->n++] = p;
+	return 0;
+fail:
+	patchfile_release(&p);
+	return err;
+}
+
+static int list_finish(struct patchfile_list *out, const char *name, int err)
+{
+	if (!err && !out->n)
+		err = error_set(ERR_INPUT, "patch '%s' holds no diff", name);
+	if (err) {
+		patchfile_list_release(out);
+		return err;
+	}
+	for (size_t i = 0; i < out->n; i++)
+		out->v[i].count = out->n;
+	return 0;
+}
+
+int patchfile_parse_all(struct patchfile_list *out, const char *name, const char *buf,
+			size_t len)
+{
+	const char *end = buf + len, *pos = buf, *start = NULL;
+	size_t number = 0;
+	struct line l;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	/* Blank lines may come first; anything else before a separator is not a mail. */
+	while (line_at(pos, end, &l) && !l.len)
+		pos = l.next;
+	if (!line_at(pos, end, &l) || !is_from_line(&l)) {
+		for (const char *q = pos; line_at(q, end, &l); q = l.next) {
+			if (is_from_line(&l)) {
+				err = error_set(ERR_INPUT, "patch '%s' holds text that is not a mail before its first message",
+						name);
+				return list_finish(out, name, err);
+			}
+		}
+		/* No separator: one mail or one diff, as a single patch is read. */
+		struct patchfile p;
+		if ((err = parse_message(&p, name, buf, len)) == 0 && p.diff && !p.is_cover) {
+			p.number = 1;
+			out->v = xmalloc(sizeof(*out->v));
+			out->v[out->n++] = p;
+		} else {
+			patchfile_release(&p);
+		}
+		return list_finish(out, name, err);
+	}
+	for (; !err && line_at(pos, end, &l); pos = l.next) {
+		if (!is_from_line(&l))
+			continue;
+		if (start)
+			err = add_message(out, name, ++number, start, (size_t)(l.p - start));
+		start = l.p;
+	}
+	if (!err && start)
+		err = add_message(out, name, ++number, start, (size_t)(end - start));
+	return list_finish(out, name, err);
+}
+
+bool patchfile_is_maildir(const char *path)
+{
+	char *cur = xasprintf("%s/cur", path), *new = xasprintf("%s/new", path);
+	struct stat st;
+	bool yes = (stat(cur, &st) == 0 && S_ISDIR(st.st_mode)) ||
+		   (stat(new, &st) == 0 && S_ISDIR(st.st_mode));
+
+	free(cur);
+	free(new);
+	return yes;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The maildir's messages: the files of cur/ and new/, in name order as git mailsplit reads them. */
+static int read_maildir(struct patchfile_list *out, const char *path)
+{
+	static const char *const subdirs[] = { "cur", "new" };
+	struct strbuf text = STRBUF_INIT;
+	char **names = NULL;
+	size_t n = 0;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < 2; i++) {
+		char *dir = xasprintf("%s/%s", path, subdirs[i]);
+		DIR *d = opendir(dir);
+		struct dirent *e;
+
+		while (d && (e = readdir(d))) {
+			if (e->d_name[0] == '.')
+				continue;
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = xasprintf("%s/%s", subdirs[i], e->d_name);
+		}
+		if (d)
+			closedir(d);
+		free(dir);
+	}
+	qsort(names, n, sizeof(*names), compare_names);
+	for (size_t i = 0; i < n && !err; i++) {
+		char *file = xasprintf("%s/%s", path, names[i]);
+
+		strbuf_reset(&text);
+		if ((err = file_read(file, &text)) == 0)
+			err = add_message(out, path, i + 1, text.buf, text.len);
+		free(file);
+	}
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	strbuf_release(&text);
+	return list_finish(out, path, err);
+}
+
+int patchfile_read(struct patchfile_list *out, const char *path)
+{
+	struct strbuf text = STRBUF_INIT;
+	int err;
+
+	if (patchfile_is_maildir(path))
+		return read_maildir(out, path);
+	if ((err = file_read(path, &text)) == 0)
+		err = patchfile_parse_all(out, path, text.buf, text.len);
+	strbuf_release(&text);
+	return err;
+}
+
+void patchfile_list_release(struct patchfile_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		patchfile_release(&l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
 void patchfile_release(struct patchfile *p)
 {
 	if (!p)
@@ -286,5 +541,6 @@ void patchfile_release(struct patchfile *p)
 	free(p->author_email);
 	free(p->message);
 	free(p->diff);
+	free(p->mail);
 	memset(p, 0, sizeof(*p));
 }

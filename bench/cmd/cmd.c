@@ -1,6 +1,7 @@
 #include "cmd.h"
 #include "nightly_bisect.h"
 
+#include "build/patchfile.h"
 #include "build/payload.h"
 #include "build/series.h"
 #include "build/variants.h"
@@ -218,7 +219,8 @@ int cmd_check_inputs(const struct options *o, const char *fragment)
 
 		if (!file_exists(o->patch_files.v[i]))
 			return error_set(ERR_NOTFOUND, "patch '%s' is missing", o->patch_files.v[i]);
-		if (stat(o->patch_files.v[i], &st) < 0 || !S_ISREG(st.st_mode) ||
+		if (stat(o->patch_files.v[i], &st) < 0 ||
+		    !(S_ISREG(st.st_mode) || patchfile_is_maildir(o->patch_files.v[i])) ||
 		    access(o->patch_files.v[i], R_OK) < 0)
 			return error_set(ERR_NOTFOUND, "patch '%s' is not a readable file",
 					 o->patch_files.v[i]);

@@ -44,7 +44,8 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 
 /*
  * The tested commit's trailers, lore URL and patch-id for results.json, or
- * NULL.  Its own handle on the tree's repository, with an empty in-memory
+ * NULL; "applied" says how the bench placed each patch below it.
+ * Its own handle on the tree's repository, with an empty in-memory
  * index: libgit2 looks up each diffed file's "diff" attribute in the work
  * tree and then in the index, and the kernel's 8 MB index took 70 ms to
  * load (a third of a cell's time before its guest).  The work tree holds
@@ -71,6 +72,17 @@ static char *commit_provenance(const struct kernel_tree *t, const char *hex)
 		strbuf_release(&sb);
 		return NULL;
 	}
+	struct json_object *prov = json_tokener_parse(sb.buf);
+	struct json_object *applied = kernel_tree_applied_json(t, &oid);
+	if (prov && applied) {
+		json_object_object_add(prov, "applied", applied);
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, json_object_to_json_string_ext(prov, JSON_C_TO_STRING_PLAIN |
+								   JSON_C_TO_STRING_NOSLASHESCAPE));
+	} else {
+		json_object_put(applied);
+	}
+	json_object_put(prov);
 	return strbuf_detach(&sb);
 }
 
