@@ -69,6 +69,7 @@ struct options {
 	bool list;
 	bool all;
 	bool any_crash;		/* bisect: a crash with another title is bad, not skipped */
+	bool fixed;		/* bisect: find the fix, BAD an ancestor of GOOD */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;
