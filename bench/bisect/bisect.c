@@ -327,6 +327,7 @@ void bisect_step_copy(struct bisect_step *to, const struct bisect_step *from)
 	to->crash = dup_or_null(from->crash);
 	to->console = dup_or_null(from->console);
 	to->setups = dup_or_null(from->setups);
+	to->config = dup_or_null(from->config);
 }
 
 void bisect_step_release(struct bisect_step *st)
@@ -337,6 +338,7 @@ void bisect_step_release(struct bisect_step *st)
 	free(st->crash);
 	free(st->console);
 	free(st->setups);
+	free(st->config);
 }
 
 void bisect_free(struct bisect *b)

@@ -49,6 +49,7 @@ struct bisect_step {
 	char *crash;		/* its crash title, or NULL when it failed without one */
 	char *console;		/* its console log, relative to the run directory */
 	char *setups;		/* the CPU setups whose cells failed, ", " between */
+	char *config;		/* the .config it was built with, relative to the run directory */
 };
 
 /* A deep copy, and the release of what a step owns (its strings). */

@@ -14,6 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifndef FPUBENCH_VERSION
+#define FPUBENCH_VERSION "unknown"
+#endif
+
 /* bisect's exit statuses beyond 0 (culprit found and verified). */
 enum {
 	EXIT_BISECT_RANGE = 2,		/* skips leave a range, no single culprit */
@@ -63,6 +67,7 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	}
 	if (err < 0)
 		return err;
+	bisect_mail_keep_config(step, s->run_dir, s->builds[0]->dir);
 	start = clock_seconds();
 	if ((err = session_boot(s, c->o->runs, &m)) < 0)
 		return err;
@@ -271,44 +276,40 @@ static void bisect_tell(struct session *s, const struct options *o, const struct
 			const struct bisect_step *good_end, const struct bisect_step *bad_end,
 			const struct bisect_verification *v)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct strbuf test = STRBUF_INIT, bisect = STRBUF_INIT;
 	const char *setup = v->culprit.setups ? v->culprit.setups : "";
 	const char *sep = strstr(setup, ", ");
-	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 
-	strbuf_addstr(&cmd, "cd ");
-	add_shell_word(&cmd, o->repo);
-	strbuf_addf(&cmd, " && git checkout %.12s\nfpubench test --tree . --cpu ",
-		    git_oid_tostr_s(&b->culprit));
+	/* The first setup that failed and the test: what `test --tree .` needs to show it. */
 	char *first = xstrndup(setup, sep ? (size_t)(sep - setup) : strlen(setup));
-	add_shell_word(&cmd, first);
+	strbuf_addstr(&test, "--cpu ");
+	add_shell_word(&test, first);
 	free(first);
-	strbuf_addstr(&cmd, " --test ");
-	add_shell_word(&cmd, v->culprit.test ? v->culprit.test : "");
-	strbuf_addstr(&cmd, "\nfpubench bisect --repo ");
-	add_shell_word(&cmd, o->repo);
-	strbuf_addf(&cmd, " --good %.12s --bad %.12s",
-		    git_oid_tostr(good, sizeof(good), &good_end->commit),
-		    git_oid_tostr(bad, sizeof(bad), &bad_end->commit));
+	strbuf_addstr(&test, " --test ");
+	add_shell_word(&test, v->culprit.test ? v->culprit.test : "");
+	/* The bisection's own options, and none that names a file of this machine. */
 	for (size_t i = 0; i < o->cpus.n; i++) {
-		strbuf_addstr(&cmd, " --cpu ");
-		add_shell_word(&cmd, o->cpus.v[i]);
+		strbuf_addstr(&bisect, i ? " --cpu " : "--cpu ");
+		add_shell_word(&bisect, o->cpus.v[i]);
 	}
 	for (size_t i = 0; i < o->tests.n; i++) {
-		strbuf_addstr(&cmd, " --test ");
-		add_shell_word(&cmd, o->tests.v[i]);
+		strbuf_addstr(&bisect, " --test ");
+		add_shell_word(&bisect, o->tests.v[i]);
 	}
 	if (o->runs > 1)
-		strbuf_addf(&cmd, " --runs %ld", o->runs);
+		strbuf_addf(&bisect, " --runs %ld", o->runs);
+	if (o->any_crash)
+		strbuf_addstr(&bisect, " --any-crash");
 	struct bisect_mail in = {
-		.repo = s->tree->repo, .run_dir = s->run_dir, .b = b, .good_end = good_end,
-		.bad_end = bad_end, .culprit = &v->culprit,
+		.repo = s->tree->repo, .repo_dir = o->repo, .run_dir = s->run_dir, .b = b,
+		.good_end = good_end, .bad_end = bad_end, .culprit = &v->culprit,
 		.revert_verified = v->have_revert && v->revert.verdict == BISECT_GOOD,
 		.archives = o->archives.v, .narchives = o->archives.n, .conf_from = o->report_from,
-		.reproduce = cmd.buf,
+		.version = FPUBENCH_VERSION, .test_args = test.buf, .bisect_args = bisect.buf,
 	};
 	free(bisect_mail_write(&in));
-	strbuf_release(&cmd);
+	strbuf_release(&test);
+	strbuf_release(&bisect);
 }
 
 /* The question, checked in the user's repository before anything is created or built. */
