@@ -154,11 +154,11 @@ static void reproduce(struct strbuf *sb, const struct bisect_mail *in, git_repos
 	else
 		strbuf_addf(sb, "# in a kernel git repository that holds %.12s, with fpubench %s\n",
 			    culprit, in->version);
-	strbuf_addf(sb, "git checkout %s\nfpubench test --tree . %s\n", culprit, in->test_args);
+	strbuf_addf(sb, "git checkout %s\nfpubench test --tree .%s\n", culprit, in->test_args);
 	/* The bisection again, when its ends are where the reader can fetch them too. */
 	if (!public || (holds(user, &place->tip, &in->good_end->commit) &&
 			holds(user, &place->tip, &in->bad_end->commit)))
-		strbuf_addf(sb, "fpubench bisect --repo . --good %s --bad %s %s\n", good, bad,
+		strbuf_addf(sb, "fpubench bisect --repo . --good %s --bad %s%s\n", good, bad,
 			    in->bisect_args);
 }
 

@@ -48,6 +48,7 @@ struct bisect_mail {
 	size_t narchives;
 	const char *conf_from;		/* [report] from, or NULL */
 	const char *version;		/* the bench's */
+	/* Options, each after a space, shell-quoted: */
 	const char *test_args;		/* what `fpubench test --tree .` needs: --cpu and --test */
 	const char *bisect_args;	/* what `fpubench bisect` needs besides its ends */
 };

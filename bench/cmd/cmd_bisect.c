@@ -282,14 +282,14 @@ static void bisect_tell(struct session *s, const struct options *o, const struct
 
 	/* The first setup that failed and the test: what `test --tree .` needs to show it. */
 	char *first = xstrndup(setup, sep ? (size_t)(sep - setup) : strlen(setup));
-	strbuf_addstr(&test, "--cpu ");
+	strbuf_addstr(&test, " --cpu ");
 	add_shell_word(&test, first);
 	free(first);
 	strbuf_addstr(&test, " --test ");
 	add_shell_word(&test, v->culprit.test ? v->culprit.test : "");
 	/* The bisection's own options, and none that names a file of this machine. */
 	for (size_t i = 0; i < o->cpus.n; i++) {
-		strbuf_addstr(&bisect, i ? " --cpu " : "--cpu ");
+		strbuf_addstr(&bisect, " --cpu ");
 		add_shell_word(&bisect, o->cpus.v[i]);
 	}
 	for (size_t i = 0; i < o->tests.n; i++) {

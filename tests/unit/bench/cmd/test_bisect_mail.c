@@ -106,8 +106,8 @@ static char *write_mail(struct fixture *fx)
 		.repo = fx->repo, .repo_dir = fx->repo_dir, .run_dir = fx->run_dir, .b = &b,
 		.good_end = &good, .bad_end = &bad, .culprit = &culprit, .revert_verified = true,
 		.conf_from = "Fpu Bench <fpubench@example.net>", .version = "v1.2-3-gabcdef0",
-		.test_args = "--cpu pentium2,-fxsr --test fpu_seed",
-		.bisect_args = "--cpu pentium2,-fxsr --test fpu_seed",
+		.test_args = " --cpu pentium2,-fxsr --test fpu_seed",
+		.bisect_args = " --cpu pentium2,-fxsr --test fpu_seed",
 	};
 	char *path = bisect_mail_write(&in);
 	assert_non_null(path);
