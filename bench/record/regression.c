@@ -409,10 +409,9 @@ static void add_parts(struct strbuf *out, const struct regression *r, const char
 	strbuf_release(&boundary);
 }
 
-void regression_format(struct strbuf *out, const struct regression *r)
+/* The text of the mail, after its headers. */
+static void add_text(struct strbuf *text, const struct regression *r)
 {
-	struct strbuf body = STRBUF_INIT;
-	struct strbuf *text = &body;
 	char sha[13], good[13], bad[13], runs[32];
 
 	snprintf(sha, sizeof(sha), "%.12s", r->culprit);
@@ -422,7 +421,6 @@ void regression_format(struct strbuf *out, const struct regression *r)
 		snprintf(runs, sizeof(runs), "once");
 	else
 		snprintf(runs, sizeof(runs), "%d times", r->runs);
-	add_headers(out, r);
 	strbuf_addstr(text, "Hello,\n\n");
 	if (r->crash)
 		add_paragraph(text, "", "fpubench, a regression test bench for the kernel's x87 FPU "
@@ -472,8 +470,16 @@ void regression_format(struct strbuf *out, const struct regression *r)
 	strbuf_addf(text, "  Reported-by: %s\n", r->from);
 	strbuf_addf(text, "  Closes: https://lore.kernel.org/r/%s\n\n", r->message_id);
 	strbuf_addstr(text, "Thanks.\n");
-	add_parts(out, r, body.buf);
-	strbuf_release(&body);
+}
+
+void regression_format(struct strbuf *out, const struct regression *r)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	add_headers(out, r);
+	add_text(&text, r);
+	add_parts(out, r, text.buf);
+	strbuf_release(&text);
 }
 
 /* The first words of a kernel report's first line, after the printk timestamp. */
