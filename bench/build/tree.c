@@ -725,6 +725,7 @@ static bool worktree_matches(const struct kernel_tree *t, git_oid *head)
 	git_tree *tree = NULL;
 	bool ok;
 
+	memset(head, 0, sizeof(*head));
 	if (git_repository_head_unborn(t->repo) == 1)
 		return true;
 	ok = git_reference_name_to_id(head, t->repo, "HEAD") == 0 &&

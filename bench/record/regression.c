@@ -395,7 +395,9 @@ static void add_parts(struct strbuf *out, const struct regression *r, const char
 	strbuf_add(&boundary, r->culprit, strlen(r->culprit) < 12 ? strlen(r->culprit) : 12);
 	while (strstr(text, boundary.buf))
 		strbuf_addch(&boundary, '_');
-	strbuf_addf(out, "Content-Type: multipart/mixed; boundary=\"%s\"\n\n", boundary.buf);
+	/* 8bit, as its text part: `git send-email` asks about an undeclared 8-bit body. */
+	strbuf_addf(out, "Content-Type: multipart/mixed; boundary=\"%s\"\n"
+		    "Content-Transfer-Encoding: 8bit\n\n", boundary.buf);
 	strbuf_addf(out, "--%s\n" TEXT_PART_HEADERS "%s", boundary.buf, text);
 	for (size_t i = 0; i < r->nattachments; i++) {
 		const struct regression_attachment *a = &r->attachments[i];

@@ -354,7 +354,8 @@ static void test_attachments_are_mime_parts(void **state)
 	char *type = header(text, "Content-Type");
 	assert_string_equal(type, " multipart/mixed; boundary=\"=_fpubench_ca2f65d4e41b_\"");
 	/* The text comes first, as itself, and names what is attached. */
-	assert_non_null(strstr(text, "\n\n--=_fpubench_ca2f65d4e41b_\nContent-Type: text/plain; "
+	assert_non_null(strstr(text, "\nContent-Transfer-Encoding: 8bit\n\n--=_fpubench_ca2f65d4e41b_\n"
+				     "Content-Type: text/plain; "
 				     "charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\nHello,\n"));
 	assert_non_null(strstr(text, "\nAttached: config, console.log\n"));
 	char *got = part_data(text, "config");
