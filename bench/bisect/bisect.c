@@ -244,7 +244,7 @@ static char *commit_subject(git_repository *repo, const git_oid *oid)
 	return s;
 }
 
-int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
+int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad, bool fixed,
 	       bisect_test_fn test, void *ctx,
 	       void (*progress)(void *ctx, const struct bisect *b, const git_oid *next,
 				int step, int steps_estimate),
@@ -256,9 +256,10 @@ int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
 	int err = 0;
 
 	b->repo = repo;
-	git_oid_cpy(&b->good, good);
-	git_oid_cpy(&b->bad, bad);
-	oids_push(&b->goods, &b->ngoods, good);
+	b->fixed = fixed;
+	git_oid_cpy(&b->old, fixed ? bad : good);
+	git_oid_cpy(&b->new, fixed ? good : bad);
+	oids_push(&b->olds, &b->nolds, &b->old);
 
 	for (;;) {
 		git_oid next;
@@ -266,11 +267,11 @@ int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
 
 		free(cands);
 		cands = NULL;
-		if ((err = bisect_candidates(repo, &b->bad, b->goods, b->ngoods, &cands, &n)) < 0)
+		if ((err = bisect_candidates(repo, &b->new, b->olds, b->nolds, &cands, &n)) < 0)
 			goto out;
 		if (n <= 1) {
 			b->found = true;
-			git_oid_cpy(&b->culprit, &b->bad);
+			git_oid_cpy(&b->culprit, &b->new);
 			break;
 		}
 		if ((chosen = bisect_choose(repo, cands, n, b->skipped, b->nskipped, &next)) < 0) {
@@ -295,12 +296,12 @@ int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
 		b->nsteps++;
 		if ((err = test(ctx, &next, s)) < 0)
 			goto out;
-		if (s->verdict == BISECT_GOOD)
-			oids_push(&b->goods, &b->ngoods, &next);
-		else if (s->verdict == BISECT_BAD)
-			git_oid_cpy(&b->bad, &next);
-		else
+		if (s->verdict == BISECT_SKIP)
 			oids_push(&b->skipped, &b->nskipped, &next);
+		else if (s->verdict == (fixed ? BISECT_BAD : BISECT_GOOD))
+			oids_push(&b->olds, &b->nolds, &next);
+		else
+			git_oid_cpy(&b->new, &next);
 	}
 out:
 	free(cands);
@@ -326,6 +327,7 @@ void bisect_step_copy(struct bisect_step *to, const struct bisect_step *from)
 	to->crash = dup_or_null(from->crash);
 	to->console = dup_or_null(from->console);
 	to->setups = dup_or_null(from->setups);
+	to->config = dup_or_null(from->config);
 }
 
 void bisect_step_release(struct bisect_step *st)
@@ -336,6 +338,7 @@ void bisect_step_release(struct bisect_step *st)
 	free(st->crash);
 	free(st->console);
 	free(st->setups);
+	free(st->config);
 }
 
 void bisect_free(struct bisect *b)
@@ -345,7 +348,7 @@ void bisect_free(struct bisect *b)
 	for (size_t i = 0; i < b->nsteps; i++)
 		bisect_step_release(&b->steps[i]);
 	free(b->steps);
-	free(b->goods);
+	free(b->olds);
 	free(b->skipped);
 	free(b->range);
 	free(b);
@@ -359,26 +362,67 @@ const struct bisect_step *bisect_find_step(const struct bisect *b, const git_oid
 	return NULL;
 }
 
-const char *bisect_verdict_name(enum bisect_verdict v)
+const char *bisect_verdict_name(enum bisect_verdict v, bool fixed)
 {
 	static const char *const names[] = {
 		[BISECT_GOOD] = "good", [BISECT_BAD] = "bad", [BISECT_SKIP] = "skip",
 	};
+	static const char *const fix_names[] = {
+		[BISECT_GOOD] = "fixed", [BISECT_BAD] = "broken", [BISECT_SKIP] = "skip",
+	};
 
-	return names[v];
+	return fixed ? fix_names[v] : names[v];
 }
 
-static void log_step(struct strbuf *sb, const struct bisect_step *s)
+/* Whether ancestor is a proper ancestor of commit; a graph that cannot be read is an error. */
+static int is_ancestor(git_repository *repo, const git_oid *ancestor, const git_oid *commit)
 {
+	int rc = git_graph_descendant_of(repo, commit, ancestor);
+
+	if (rc < 0)
+		return error_set(ERR_GENERIC, "cannot walk from %s: %s", git_oid_tostr_s(commit),
+				 gitutil_error());
+	return rc;
+}
+
+int bisect_check_ends(git_repository *repo, const git_oid *good, const char *good_name,
+		      const git_oid *bad, const char *bad_name, bool fixed)
+{
+	/* git's old and new: a regression goes from GOOD to BAD, a fix from BAD to GOOD. */
+	const git_oid *old = fixed ? bad : good, *new = fixed ? good : bad;
+	const char *old_term = fixed ? "bad" : "good", *new_term = fixed ? "good" : "bad";
+	const char *old_name = fixed ? bad_name : good_name, *new_name = fixed ? good_name : bad_name;
+	int rc;
+
+	if (git_oid_equal(good, bad))
+		return error_set(ERR_NOTFOUND, "GOOD '%s' and BAD '%s' are the same commit %.12s",
+				 good_name, bad_name, git_oid_tostr_s(good));
+	if ((rc = is_ancestor(repo, old, new)) != 0)
+		return rc < 0 ? rc : 0;
+	if ((rc = is_ancestor(repo, new, old)) < 0)
+		return rc;
+	if (rc)
+		return error_set(ERR_NOTFOUND, "some %s revs are not ancestors of the %s rev: the ends look swapped, %s '%s' is an ancestor of %s '%s'; %s",
+				 old_term, new_term, fixed ? "GOOD" : "BAD", new_name,
+				 fixed ? "BAD" : "GOOD", old_name,
+				 fixed ? "to find the commit that broke the test, leave out --fixed"
+				       : "to find the commit that fixed the test, add --fixed");
+	return error_set(ERR_NOTFOUND, "some %s revs are not ancestors of the %s rev: %s '%s' is not an ancestor of %s '%s'; bisect from their merge base",
+			 old_term, new_term, fixed ? "BAD" : "GOOD", old_name, fixed ? "GOOD" : "BAD",
+			 new_name);
+}
+
+static void log_step(struct strbuf *sb, const struct bisect_step *s, bool fixed)
+{
+	const char *verdict = bisect_verdict_name(s->verdict, fixed);
 	char hex[GIT_OID_HEXSZ + 1];
 
 	git_oid_tostr(hex, sizeof(hex), &s->commit);
-	strbuf_addf(sb, "# %s: [%s] %s\n", bisect_verdict_name(s->verdict), hex,
-		    s->subject ? s->subject : "");
+	strbuf_addf(sb, "# %s: [%s] %s\n", verdict, hex, s->subject ? s->subject : "");
 	/* Why, as a comment `git bisect replay` passes over: "another bug: ...", "does not build". */
 	if (s->verdict == BISECT_SKIP && s->note)
 		strbuf_addf(sb, "# skipped: %s\n", s->note);
-	strbuf_addf(sb, "git bisect %s %s\n", bisect_verdict_name(s->verdict), hex);
+	strbuf_addf(sb, "git bisect %s %s\n", verdict, hex);
 }
 
 void bisect_format_log(struct strbuf *sb, const struct bisect *b,
@@ -386,22 +430,26 @@ void bisect_format_log(struct strbuf *sb, const struct bisect *b,
 {
 	char hex[GIT_OID_HEXSZ + 1];
 
-	strbuf_addstr(sb, "git bisect start\n");
-	log_step(sb, bad_end);
-	log_step(sb, good_end);
+	/* As git logs a start with its terms: each argument in single quotes. */
+	strbuf_addstr(sb, b->fixed ? "git bisect start '--term-old=broken' '--term-new=fixed'\n"
+				   : "git bisect start\n");
+	log_step(sb, bad_end, b->fixed);
+	log_step(sb, good_end, b->fixed);
 	for (size_t i = 0; i < b->nsteps; i++)
-		log_step(sb, &b->steps[i]);
+		log_step(sb, &b->steps[i], b->fixed);
 	if (b->found) {
 		char *subject = commit_subject(b->repo, &b->culprit);
 		git_oid_tostr(hex, sizeof(hex), &b->culprit);
-		strbuf_addf(sb, "# first bad commit: [%s] %s\n", hex, subject);
+		strbuf_addf(sb, "# first %s commit: [%s] %s\n", b->fixed ? "fixed" : "bad", hex,
+			    subject);
 		free(subject);
 	} else if (b->nrange) {
 		strbuf_addstr(sb, "# only skipped commits left to test\n");
 		for (size_t i = 0; i < b->nrange; i++) {
 			char *subject = commit_subject(b->repo, &b->range[i]);
 			git_oid_tostr(hex, sizeof(hex), &b->range[i]);
-			strbuf_addf(sb, "# possible first bad commit: [%s] %s\n", hex, subject);
+			strbuf_addf(sb, "# possible first %s commit: [%s] %s\n",
+				    b->fixed ? "fixed" : "bad", hex, subject);
 			free(subject);
 		}
 	}

@@ -1,10 +1,15 @@
 /*
- * bisect: finds the commit that broke a test, over a libgit2 commit graph.
+ * bisect: finds the commit that broke a test, or the one that fixed it,
+ * over a libgit2 commit graph.
  *
- * The search is git's: the candidates are the commits reachable from the
- * bad commit and from no good one (merges included), and each step tests
- * the candidate that best halves them, as `git rev-list --bisect` picks
- * it.  Testing is the caller's: a callback builds and boots a commit and
+ * The search is git's, in its old/new terms: the old end is an ancestor
+ * of the new one (bisect_check_ends() says so before anything is built),
+ * the candidates are the commits reachable from the newest commit known
+ * new and from no old one (merges included), and each step tests the
+ * candidate that best halves them, as `git rev-list --bisect` picks it.
+ * A regression search's old commits pass (GOOD) and its new ones fail
+ * (BAD); a fix search (`--fixed`) is the other way round: the old end is
+ * BAD, the new one GOOD, and it finds the first commit that passes.  Testing is the caller's: a callback builds and boots a commit and
  * says good, bad or skip (untestable).  A skipped commit is never picked
  * again; the next best one is, so the search goes on around it.  It ends
  * with one culprit, or with the range of candidates that the skips leave
@@ -21,10 +26,14 @@
 
 struct strbuf;
 
+/* What a test said of a commit: good passes, bad fails, in either search. */
 enum bisect_verdict { BISECT_GOOD, BISECT_BAD, BISECT_SKIP };
 
-/* "good", "bad" or "skip", as `git bisect` says them. */
-const char *bisect_verdict_name(enum bisect_verdict v);
+/*
+ * "good", "bad" or "skip", as `git bisect` says them; in a fix search the
+ * terms it is started with, "fixed" and "broken".
+ */
+const char *bisect_verdict_name(enum bisect_verdict v, bool fixed);
 
 struct bisect_step {
 	git_oid commit;
@@ -40,6 +49,7 @@ struct bisect_step {
 	char *crash;		/* its crash title, or NULL when it failed without one */
 	char *console;		/* its console log, relative to the run directory */
 	char *setups;		/* the CPU setups whose cells failed, ", " between */
+	char *config;		/* the .config it was built with, relative to the run directory */
 };
 
 /* A deep copy, and the release of what a step owns (its strings). */
@@ -55,19 +65,30 @@ typedef int (*bisect_test_fn)(void *ctx, const git_oid *commit, struct bisect_st
 
 struct bisect {
 	git_repository *repo;	/* borrowed */
-	git_oid good;
-	git_oid bad;		/* the newest commit known bad */
-	git_oid *goods;		/* every commit known good */
-	size_t ngoods;
+	bool fixed;		/* a fix search: old commits fail, new ones pass */
+	git_oid old;		/* the old end: GOOD, or BAD in a fix search */
+	git_oid new;		/* the last commit found new: the candidates are its ancestors */
+	git_oid *olds;		/* every commit known old */
+	size_t nolds;
 	git_oid *skipped;
 	size_t nskipped;
 	struct bisect_step *steps;	/* in the order they ran */
 	size_t nsteps;
 	bool found;		/* culprit is set */
-	git_oid culprit;
+	git_oid culprit;	/* the first new commit: the first bad one, or the first fixed */
 	git_oid *range;		/* when not found: the candidates left, newest first */
 	size_t nrange;
 };
+
+/*
+ * Checks the question, as `git bisect start` does: GOOD must be an
+ * ancestor of BAD (BAD of GOOD when fixed), else ERR_NOTFOUND, bad input,
+ * with git's words and the revisions as the user named them; ends that
+ * look swapped (the other end is the ancestor) are said so, with the
+ * search that fits them.
+ */
+int bisect_check_ends(git_repository *repo, const git_oid *good, const char *good_name,
+		      const git_oid *bad, const char *bad_name, bool fixed);
 
 /*
  * The candidates: reachable from bad, not from any of goods, in the order
@@ -88,10 +109,11 @@ int bisect_choose(git_repository *repo, const git_oid *cands, size_t n,
 int bisect_steps_left(size_t n);
 
 /*
- * Bisects between good and bad, which the caller has verified.  Calls
- * test for every step and `progress` (may be NULL) before each.
+ * Bisects between good and bad, which the caller has verified (a fix
+ * search when fixed: bad is then the older end).  Calls test for every
+ * step and `progress` (may be NULL) before each.
  */
-int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad,
+int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad, bool fixed,
 	       bisect_test_fn test, void *ctx,
 	       void (*progress)(void *ctx, const struct bisect *b, const git_oid *next,
 				int step, int steps_estimate),
@@ -104,7 +126,8 @@ const struct bisect_step *bisect_find_step(const struct bisect *b, const git_oid
 
 /*
  * A `git bisect log` of the search, which `git bisect replay` accepts:
- * the ends first, then every step.  ends are steps for good and bad.
+ * the ends first, then every step.  ends are steps for good and bad.  A
+ * fix search's log starts git's with the terms "broken" and "fixed".
  */
 void bisect_format_log(struct strbuf *sb, const struct bisect *b,
 		       const struct bisect_step *good_end, const struct bisect_step *bad_end);

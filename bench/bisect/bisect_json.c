@@ -20,7 +20,7 @@ static struct json_object *step_json(const struct bisect_step *st, double confid
 
 	json_object_object_add(o, "commit", oid_json(&st->commit));
 	json_object_object_add(o, "subject", jsonw_string(st->subject ? st->subject : ""));
-	json_object_object_add(o, "verdict", json_object_new_string(bisect_verdict_name(st->verdict)));
+	json_object_object_add(o, "verdict", json_object_new_string(bisect_verdict_name(st->verdict, false)));
 	json_object_object_add(o, "runs", json_object_new_int(st->runs));
 	json_object_object_add(o, "failed_runs", json_object_new_int(st->failed_runs));
 	json_object_object_add(o, "mixed",
@@ -52,11 +52,18 @@ static struct json_object *verification_json(const struct bisect *b,
 {
 	struct json_object *o = json_object_new_object();
 
+	/* A fix is checked the other way round: its parent fails, it passes, GOOD without it fails. */
+	enum bisect_verdict old = b->fixed ? BISECT_BAD : BISECT_GOOD;
+	enum bisect_verdict new = b->fixed ? BISECT_GOOD : BISECT_BAD;
+
 	json_object_object_add(o, "reverts_cleanly",
 			       b->found ? json_object_new_boolean(v->reverts_cleanly) : NULL);
-	json_object_object_add(o, "parent_passes", check_json(v->have_parent, &v->parent, BISECT_GOOD));
-	json_object_object_add(o, "culprit_fails", check_json(b->found, &v->culprit, BISECT_BAD));
-	json_object_object_add(o, "revert_passes", check_json(v->have_revert, &v->revert, BISECT_GOOD));
+	json_object_object_add(o, b->fixed ? "parent_fails" : "parent_passes",
+			       check_json(v->have_parent, &v->parent, old));
+	json_object_object_add(o, b->fixed ? "fix_passes" : "culprit_fails",
+			       check_json(b->found, &v->culprit, new));
+	json_object_object_add(o, b->fixed ? "revert_fails" : "revert_passes",
+			       check_json(v->have_revert, &v->revert, old));
 	return o;
 }
 
@@ -79,8 +86,9 @@ int bisect_json_write(const char *path, const struct bisect *b, const struct bis
 	json_object_object_add(o, "bad", step_json(bad_end, 0));
 	json_object_object_add(o, "steps", steps);
 	json_object_object_add(o, "step_count", json_object_new_int64((int64_t)b->nsteps));
-	json_object_object_add(o, "culprit",
-			       b->found ? oid_json(&b->culprit) : NULL);
+	json_object_object_add(o, "search", json_object_new_string(b->fixed ? "fix" : "regression"));
+	json_object_object_add(o, "culprit", b->found && !b->fixed ? oid_json(&b->culprit) : NULL);
+	json_object_object_add(o, "fix", b->found && b->fixed ? oid_json(&b->culprit) : NULL);
 	json_object_object_add(o, "culprit_provenance",
 			       culprit_provenance ? json_tokener_parse(culprit_provenance) : NULL);
 	json_object_object_add(o, "range", range);

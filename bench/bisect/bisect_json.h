@@ -4,12 +4,15 @@
  *   good, bad           the ends, as steps
  *   steps               every step in the order it ran
  *   step_count          how many
- *   culprit             the first bad commit, or null
+ *   search              "regression", or "fix" (`bisect --fixed`)
+ *   culprit             the first bad commit, or null (always in a fix search)
+ *   fix                 the first fixed commit of a fix search, or null
  *   culprit_provenance  its provenance (provenance.h), or null
  *   range               when skips left several candidates: them, newest first
  *   verification        reverts_cleanly (null without a culprit), and
- *                       parent_passes, culprit_fails, revert_passes: each
- *                       null when not run, else {"ok", "step"}
+ *                       parent_passes, culprit_fails, revert_passes (a fix
+ *                       search: parent_fails, fix_passes, revert_fails):
+ *                       each null when not run, else {"ok", "step"}
  *
  * A step is {commit, subject, verdict ("good", "bad", "skip"), runs,
  * failed_runs, mixed, build_s, test_s, note (or null)}, and a good one has

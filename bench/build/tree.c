@@ -684,22 +684,63 @@ int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out)
 	return err;
 }
 
-/* Points our repository's object store at the user's, so nothing is copied or written there. */
-static int repo_borrow_objects(git_repository *ours, const char *repo_dir)
+/*
+ * Makes or opens our repository at t->path and points its object store at
+ * the user's (`objects`, their object directory now), so nothing is copied
+ * or written there.  Opened again after, since libgit2 reads alternates
+ * once.
+ */
+static int worktree_init(struct kernel_tree *t, const char *objects)
 {
-	git_repository *theirs = NULL;
 	char *alternates = NULL;
-	int err = 0;
+	int err;
 
-	if (git_repository_open_ext(&theirs, repo_dir, 0, NULL) < 0)
-		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
-	char *objects = xasprintf("%sobjects\n", git_repository_commondir(theirs));
-	alternates = xasprintf("%sobjects/info/alternates", git_repository_path(ours));
-	err = file_write_atomic_mode(alternates, objects, strlen(objects), KERNEL_CACHE_FILE_MODE);
-	free(objects);
+	if ((err = dir_create_mode(t->path, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
+		return err;
+	if (git_repository_init(&t->repo, t->path, 0) < 0) {
+		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, gitutil_error());
+		goto out;
+	}
+	char *line = xasprintf("%s\n", objects);
+	alternates = xasprintf("%sobjects/info/alternates", git_repository_path(t->repo));
+	err = file_write_atomic_mode(alternates, line, strlen(line), KERNEL_CACHE_FILE_MODE);
+	free(line);
+	git_repository_free(t->repo);
+	t->repo = NULL;
+	if (!err && git_repository_open(&t->repo, t->path) < 0)
+		err = error_set(ERR_CACHE, "cannot open the repository '%s': %s", t->path, gitutil_error());
+out:
 	free(alternates);
-	git_repository_free(theirs);
 	return err;
+}
+
+/*
+ * Whether what the work tree is at (HEAD: its commit, tree and parents)
+ * is in the repository it borrows from now; a fresh one is at nothing.  A
+ * re-clone at the same path or a rewritten history that gc pruned leaves a
+ * HEAD that libgit2 cannot peel: a work tree made from another repository.
+ */
+static bool worktree_matches(const struct kernel_tree *t, git_oid *head)
+{
+	git_commit *c = NULL, *parent = NULL;
+	git_tree *tree = NULL;
+	bool ok;
+
+	memset(head, 0, sizeof(*head));
+	if (git_repository_head_unborn(t->repo) == 1)
+		return true;
+	ok = git_reference_name_to_id(head, t->repo, "HEAD") == 0 &&
+	     git_commit_lookup(&c, t->repo, head) == 0 && git_commit_tree(&tree, c) == 0;
+	/* Its parents too: the commit may be ours (a revert), on a commit of theirs. */
+	for (unsigned i = 0; ok && i < git_commit_parentcount(c); i++) {
+		ok = git_commit_parent(&parent, c, i) == 0;
+		git_commit_free(parent);
+		parent = NULL;
+	}
+	git_error_clear();
+	git_tree_free(tree);
+	git_commit_free(c);
+	return ok;
 }
 
 /* Opens a tree of the cache in place: bisecting it seeds its builds from the cache's. */
@@ -724,8 +765,10 @@ static int tree_open_cached(struct kernel_tree **out, const char *cache, const c
 int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir)
 {
 	char *abs_repo = realpath(repo_dir, NULL), *abs_cache = path_absolute(cache), hex[13];
-	char *trees = xasprintf("%s/trees/", abs_cache);
+	char *trees = xasprintf("%s/trees/", abs_cache), *objects = NULL;
+	git_repository *theirs = NULL;
 	struct kernel_tree *t;
+	git_oid head;
 	int err;
 
 	if (abs_repo && strncmp(abs_repo, trees, strlen(trees)) == 0 && !strchr(abs_repo + strlen(trees), '/')) {
@@ -734,25 +777,35 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	}
 	free(abs_repo);
 	abs_repo = path_absolute(repo_dir);
+	/* Theirs first: a --repo that is no repository is refused before anything is made. */
+	if (git_repository_open_ext(&theirs, repo_dir, 0, NULL) < 0) {
+		err = error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
+		goto out;
+	}
+	objects = xasprintf("%sobjects", git_repository_commondir(theirs));
 	/* One work tree per repository path, so bisections of one repository share builds. */
 	path_key(abs_repo, hex, sizeof(hex));
 	if ((err = tree_new(&t, cache, xasprintf("%s/worktrees/%s", abs_cache, hex))) < 0)
 		goto out;
 	t->key = xasprintf("git-%s", hex);
 	tree_forget_index_lock(t);
-	if ((err = dir_create_mode(t->path, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
+	if ((err = worktree_init(t, objects)) < 0)
 		goto fail;
-	if (git_repository_init(&t->repo, t->path, 0) < 0) {
-		err = error_set(ERR_CACHE, "cannot create a repository in '%s': %s", t->path, gitutil_error());
-		goto fail;
+	if (!worktree_matches(t, &head)) {
+		fprintf(stderr, "fpubench: work tree '%s' is at %.12s, which '%s' no longer holds (a re-clone at that path, or a rewritten history that gc pruned); making it again\n",
+			t->path, git_oid_tostr_s(&head), repo_dir);
+		git_repository_free(t->repo);
+		t->repo = NULL;
+		if ((err = tree_discard(t)) < 0 || (err = worktree_init(t, objects)) < 0)
+			goto fail;
 	}
-	if ((err = repo_borrow_objects(t->repo, abs_repo)) < 0)
-		goto fail;
 	*out = t;
 	goto out;
 fail:
 	kernel_tree_free(t);
 out:
+	git_repository_free(theirs);
+	free(objects);
 	free(abs_repo);
 	free(abs_cache);
 	free(trees);

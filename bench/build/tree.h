@@ -69,11 +69,18 @@ void kernel_tree_unlock(struct kernel_tree *t);
 
 /*
  * Opens any kernel git repository without touching it: the bench checks
- * commits out in its own repository under <cache>/worktrees, which borrows
- * the objects of `repo_dir` (git's alternates, like `git clone --shared`).
- * A tree of the cache is the bench's already and is used in place, so its
- * builds seed the bisection's.  Revisions are resolved in `repo_dir`
- * itself with kernel_tree_resolve().
+ * commits out in its own repository under <cache>/worktrees, keyed by the
+ * repository's path, which borrows the objects of `repo_dir` (git's
+ * alternates, like `git clone --shared`).  Every open points it at the
+ * repository found at that path now and checks that what it is at (HEAD,
+ * its tree and parents) is there; a work tree of another repository (a
+ * re-clone at the same path, a rewritten history that gc pruned) is said
+ * on stderr and made again.  Its builds need no such check: a build id
+ * holds the commit id, so only the same content reuses one.  A tree of
+ * the cache is the bench's already and is used in place, so its builds
+ * seed the bisection's.  Revisions are resolved in `repo_dir` itself with
+ * kernel_tree_resolve().  ERR_USAGE names `repo_dir` when it is no git
+ * repository, before anything is made.
  */
 int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir);
 

@@ -6,12 +6,17 @@
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/gitutil.h"
 #include "lib/strbuf.h"
 #include "provenance/provenance.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef FPUBENCH_VERSION
+#define FPUBENCH_VERSION "unknown"
+#endif
 
 /* bisect's exit statuses beyond 0 (culprit found and verified). */
 enum {
@@ -62,6 +67,7 @@ static int bisect_test(void *arg, const git_oid *commit, struct bisect_step *ste
 	}
 	if (err < 0)
 		return err;
+	bisect_mail_keep_config(step, s->run_dir, s->builds[0]->dir);
 	start = clock_seconds();
 	if ((err = session_boot(s, c->o->runs, &m)) < 0)
 		return err;
@@ -150,25 +156,28 @@ static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bi
 	return bisect_test(c, commit, out);
 }
 
-/* KernelCI's rule: the parent passes, the culprit fails, and reverting it on BAD passes. */
+/*
+ * KernelCI's rule: the parent passes, the culprit fails, and reverting it
+ * on BAD passes; a fix the other way round, reverted on GOOD.
+ */
 static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
 			 const struct bisect_step *good_end, const struct bisect_step *bad_end,
 			 struct bisect_verification *v)
 {
+	const struct bisect_step *new_end = b->fixed ? good_end : bad_end;
 	git_repository *repo = c->s->tree->repo;
-	git_commit *culprit = NULL, *bad = NULL, *revert_commit = NULL;
+	git_commit *culprit = NULL, *onto = NULL, *revert_commit = NULL;
 	git_index *index = NULL;
 	git_tree *tree = NULL;
 	git_signature *sig = NULL;
 	git_oid tree_oid, revert_oid;
 	int err;
 
-	(void)good_end;
 	if ((err = test_once(c, repo, b, &b->culprit, &v->culprit)) < 0)
 		return err;
 	if (git_commit_lookup(&culprit, repo, &b->culprit) < 0 ||
-	    git_commit_lookup(&bad, repo, &bad_end->commit) < 0) {
-		err = error_set(ERR_GENERIC, "cannot read the culprit or BAD");
+	    git_commit_lookup(&onto, repo, &new_end->commit) < 0) {
+		err = error_set(ERR_GENERIC, "cannot read the culprit or %s", b->fixed ? "GOOD" : "BAD");
 		goto out;
 	}
 	if (git_commit_parentcount(culprit) > 0) {
@@ -180,7 +189,7 @@ static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
 	git_revert_options opts = GIT_REVERT_OPTIONS_INIT;
 	if (git_commit_parentcount(culprit) > 1)
 		opts.mainline = 1;
-	if (git_revert_commit(&index, repo, culprit, bad, opts.mainline, &opts.merge_opts) < 0 ||
+	if (git_revert_commit(&index, repo, culprit, onto, opts.mainline, &opts.merge_opts) < 0 ||
 	    git_index_has_conflicts(index)) {
 		error_clear();
 		goto out;
@@ -192,7 +201,7 @@ static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
 	    git_tree_lookup(&tree, repo, &tree_oid) < 0 ||
 	    git_signature_now(&sig, "fpubench", "fpubench@localhost") < 0 ||
 	    git_commit_create(&revert_oid, repo, NULL, sig, sig, NULL, message, tree, 1,
-			      (const git_commit **)&bad) < 0) {
+			      (const git_commit **)&onto) < 0) {
 		free(message);
 		err = error_set(ERR_GENERIC, "cannot commit the revert of %s", git_oid_tostr_s(&b->culprit));
 		goto out;
@@ -206,7 +215,7 @@ out:
 	git_commit_free(revert_commit);
 	git_index_free(index);
 	git_commit_free(culprit);
-	git_commit_free(bad);
+	git_commit_free(onto);
 	return err;
 }
 
@@ -267,44 +276,54 @@ static void bisect_tell(struct session *s, const struct options *o, const struct
 			const struct bisect_step *good_end, const struct bisect_step *bad_end,
 			const struct bisect_verification *v)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct strbuf test = STRBUF_INIT, bisect = STRBUF_INIT;
 	const char *setup = v->culprit.setups ? v->culprit.setups : "";
 	const char *sep = strstr(setup, ", ");
-	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 
-	strbuf_addstr(&cmd, "cd ");
-	add_shell_word(&cmd, o->repo);
-	strbuf_addf(&cmd, " && git checkout %.12s\nfpubench test --tree . --cpu ",
-		    git_oid_tostr_s(&b->culprit));
+	/* The first setup that failed and the test: what `test --tree .` needs to show it. */
 	char *first = xstrndup(setup, sep ? (size_t)(sep - setup) : strlen(setup));
-	add_shell_word(&cmd, first);
+	strbuf_addstr(&test, " --cpu ");
+	add_shell_word(&test, first);
 	free(first);
-	strbuf_addstr(&cmd, " --test ");
-	add_shell_word(&cmd, v->culprit.test ? v->culprit.test : "");
-	strbuf_addstr(&cmd, "\nfpubench bisect --repo ");
-	add_shell_word(&cmd, o->repo);
-	strbuf_addf(&cmd, " --good %.12s --bad %.12s",
-		    git_oid_tostr(good, sizeof(good), &good_end->commit),
-		    git_oid_tostr(bad, sizeof(bad), &bad_end->commit));
+	strbuf_addstr(&test, " --test ");
+	add_shell_word(&test, v->culprit.test ? v->culprit.test : "");
+	/* The bisection's own options, and none that names a file of this machine. */
 	for (size_t i = 0; i < o->cpus.n; i++) {
-		strbuf_addstr(&cmd, " --cpu ");
-		add_shell_word(&cmd, o->cpus.v[i]);
+		strbuf_addstr(&bisect, " --cpu ");
+		add_shell_word(&bisect, o->cpus.v[i]);
 	}
 	for (size_t i = 0; i < o->tests.n; i++) {
-		strbuf_addstr(&cmd, " --test ");
-		add_shell_word(&cmd, o->tests.v[i]);
+		strbuf_addstr(&bisect, " --test ");
+		add_shell_word(&bisect, o->tests.v[i]);
 	}
 	if (o->runs > 1)
-		strbuf_addf(&cmd, " --runs %ld", o->runs);
+		strbuf_addf(&bisect, " --runs %ld", o->runs);
+	if (o->any_crash)
+		strbuf_addstr(&bisect, " --any-crash");
 	struct bisect_mail in = {
-		.repo = s->tree->repo, .run_dir = s->run_dir, .b = b, .good_end = good_end,
-		.bad_end = bad_end, .culprit = &v->culprit,
+		.repo = s->tree->repo, .repo_dir = o->repo, .run_dir = s->run_dir, .b = b,
+		.good_end = good_end, .bad_end = bad_end, .culprit = &v->culprit,
 		.revert_verified = v->have_revert && v->revert.verdict == BISECT_GOOD,
 		.archives = o->archives.v, .narchives = o->archives.n, .conf_from = o->report_from,
-		.reproduce = cmd.buf,
+		.version = FPUBENCH_VERSION, .test_args = test.buf, .bisect_args = bisect.buf,
 	};
 	free(bisect_mail_write(&in));
-	strbuf_release(&cmd);
+	strbuf_release(&test);
+	strbuf_release(&bisect);
+}
+
+/* The question, checked in the user's repository before anything is created or built. */
+static int check_ends(const struct options *o, const git_oid *good, const git_oid *bad)
+{
+	git_repository *repo = NULL;
+	int err;
+
+	if (git_repository_open_ext(&repo, o->repo, 0, NULL) < 0)
+		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", o->repo,
+				 gitutil_error());
+	err = bisect_check_ends(repo, good, o->good, bad, o->bad, o->fixed);
+	git_repository_free(repo);
+	return err;
 }
 
 static int bisect_command(struct session *s, const struct options *o)
@@ -321,6 +340,7 @@ static int bisect_command(struct session *s, const struct options *o)
 	if ((err = cmd_check_inputs(o, fragment)) < 0 ||
 	    (err = kernel_tree_resolve(o->repo, o->good, &good)) < 0 ||
 	    (err = kernel_tree_resolve(o->repo, o->bad, &bad)) < 0 ||
+	    (err = check_ends(o, &good, &bad)) < 0 ||
 	    (err = session_parse_setups(s, o->cpus.v, o->cpus.n)) < 0 ||
 	    (err = kernel_tree_open_repo(&s->tree, s->cfg.cache, o->repo)) < 0 ||
 	    (err = session_connect(s)) < 0 || (err = session_create_run_dir(s)) < 0)
@@ -339,10 +359,10 @@ static int bisect_command(struct session *s, const struct options *o)
 	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
 		if (good_end.verdict != BISECT_GOOD)
 			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
-				good_end.note ? good_end.note : bisect_verdict_name(good_end.verdict));
+				good_end.note ? good_end.note : bisect_verdict_name(good_end.verdict, false));
 		if (bad_end.verdict != BISECT_BAD)
 			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
-				bisect_verdict_name(bad_end.verdict));
+				bisect_verdict_name(bad_end.verdict, false));
 		/* The ends' results are worth keeping: they say what is wrong. */
 		struct bisect none = { .repo = s->tree->repo };
 		err = write_bisect_outputs(s, &none, &good_end, &bad_end, &v);
@@ -351,7 +371,8 @@ static int bisect_command(struct session *s, const struct options *o)
 		goto out;
 	}
 
-	if ((err = bisect_run(s->tree->repo, &good, &bad, bisect_test, &c, bisect_progress, &b)) < 0)
+	if ((err = bisect_run(s->tree->repo, &good, &bad, o->fixed, bisect_test, &c, bisect_progress,
+			      &b)) < 0)
 		goto out;
 	if (b->found && (err = bisect_verify(&c, b, &good_end, &bad_end, &v)) < 0)
 		goto out;
@@ -366,18 +387,25 @@ static int bisect_command(struct session *s, const struct options *o)
 		err = EXIT_BISECT_RANGE;
 		goto out;
 	}
-	printf("bisect: first bad commit %s %s\n", git_oid_tostr_s(&b->culprit),
-	       v.culprit.subject ? v.culprit.subject : "");
-	print_check("its parent passes", v.have_parent, &v.parent, BISECT_GOOD);
-	print_check("it fails", true, &v.culprit, BISECT_BAD);
-	printf("  %-40s %s\n", "it reverts cleanly on BAD", v.reverts_cleanly ? "ok" : "no");
-	print_check("BAD with it reverted passes", v.have_revert, &v.revert, BISECT_GOOD);
+	/* A fix search's old commits fail: each check the other way round. */
+	enum bisect_verdict old = o->fixed ? BISECT_BAD : BISECT_GOOD;
+	enum bisect_verdict new = o->fixed ? BISECT_GOOD : BISECT_BAD;
+	printf("bisect: first %s commit %s %s\n", o->fixed ? "fixed" : "bad",
+	       git_oid_tostr_s(&b->culprit), v.culprit.subject ? v.culprit.subject : "");
+	print_check(o->fixed ? "its parent fails" : "its parent passes", v.have_parent, &v.parent,
+		    old);
+	print_check(o->fixed ? "it passes" : "it fails", true, &v.culprit, new);
+	printf("  %-40s %s\n", o->fixed ? "it reverts cleanly on GOOD" : "it reverts cleanly on BAD",
+	       v.reverts_cleanly ? "ok" : "no");
+	print_check(o->fixed ? "GOOD with it reverted fails" : "BAD with it reverted passes",
+		    v.have_revert, &v.revert, old);
 	printf("results: %s\n", s->run_dir);
-	bool verified = v.have_parent && v.parent.verdict == BISECT_GOOD &&
-			v.culprit.verdict == BISECT_BAD && v.have_revert &&
-			v.revert.verdict == BISECT_GOOD;
+	bool verified = v.have_parent && v.parent.verdict == old && v.culprit.verdict == new &&
+			v.have_revert && v.revert.verdict == old;
 	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
-	if (v.have_parent && v.parent.verdict == BISECT_GOOD && v.culprit.verdict == BISECT_BAD)
+	/* A fix is news for nobody's regression list: bisect.log and bisect.json say it. */
+	if (!o->fixed && v.have_parent && v.parent.verdict == BISECT_GOOD &&
+	    v.culprit.verdict == BISECT_BAD)
 		bisect_tell(s, o, b, &good_end, &bad_end, &v);
 out:
 	free(c.crash);

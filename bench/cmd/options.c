@@ -63,6 +63,9 @@ static const struct opt opt_table[] = {
 	{ "any-crash", 0, NULL, CMD_BISECT, OPT_FLAG, FIELD(any_crash), 0, 0,
 	  "count a step's crash as bad whatever its title (default: a crash titled unlike "
 	  "BAD's is another bug and the step is skipped)" },
+	{ "fixed", 0, NULL, CMD_BISECT, OPT_FLAG, FIELD(fixed), 0, 0,
+	  "find the first commit that passes, the one that fixed the test (git's old/new "
+	  "terms): BAD is then the older end, an ancestor of GOOD; no regression mail" },
 	{ "runs", 0, "N", CMD_BISECT, OPT_LONG, FIELD(runs), 1, 100,
 	  "boot each step N times; any failing boot makes it bad (default: 1)" },
 	{ "fragment", 0, "FILE", CMD_BISECT, OPT_STRING, FIELD(fragment), 0, 0,

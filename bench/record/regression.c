@@ -350,12 +350,56 @@ static void add_headers(struct strbuf *out, const struct regression *r)
 		tokens_push(&t, xasprintf("<%s>", r->reply_to));
 		add_header(out, "References", &t);
 	}
-	strbuf_addstr(out, "MIME-Version: 1.0\n"
-			   "Content-Type: text/plain; charset=UTF-8\n"
-			   "Content-Transfer-Encoding: 8bit\n\n");
+	strbuf_addstr(out, "MIME-Version: 1.0\n");
 }
 
-void regression_format(struct strbuf *out, const struct regression *r)
+/* The text's own headers: the mail's, or its first part's. */
+#define TEXT_PART_HEADERS "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n"
+
+/* RFC 2045's lines of at most 76 characters: 57 bytes a line. */
+static void add_base64_lines(struct strbuf *out, const char *data, size_t len)
+{
+	for (size_t i = 0; i < len; i += 57) {
+		add_base64(out, (const unsigned char *)data + i, len - i < 57 ? len - i : 57);
+		strbuf_addch(out, '\n');
+	}
+}
+
+/*
+ * The body's parts after the headers.  The boundary cannot be in base64
+ * ('_' is not of its alphabet); the text, which quotes an untrusted
+ * console, is searched for it, and a longer one taken while it is there.
+ */
+static void add_parts(struct strbuf *out, const struct regression *r, const char *text)
+{
+	struct strbuf boundary = STRBUF_INIT;
+
+	if (!r->nattachments) {
+		strbuf_addf(out, TEXT_PART_HEADERS "%s", text);
+		return;
+	}
+	strbuf_addstr(&boundary, "=_fpubench_");
+	strbuf_add(&boundary, r->culprit, strlen(r->culprit) < 12 ? strlen(r->culprit) : 12);
+	while (strstr(text, boundary.buf))
+		strbuf_addch(&boundary, '_');
+	/* 8bit, as its text part: `git send-email` asks about an undeclared 8-bit body. */
+	strbuf_addf(out, "Content-Type: multipart/mixed; boundary=\"%s\"\n"
+		    "Content-Transfer-Encoding: 8bit\n\n", boundary.buf);
+	strbuf_addf(out, "--%s\n" TEXT_PART_HEADERS "%s", boundary.buf, text);
+	for (size_t i = 0; i < r->nattachments; i++) {
+		const struct regression_attachment *a = &r->attachments[i];
+
+		strbuf_addf(out, "\n--%s\nContent-Type: text/plain; charset=UTF-8\n"
+			    "Content-Disposition: attachment; filename=\"%s\"\n"
+			    "Content-Transfer-Encoding: base64\n\n", boundary.buf, a->name);
+		add_base64_lines(out, a->data, a->len);
+	}
+	strbuf_addf(out, "\n--%s--\n", boundary.buf);
+	strbuf_release(&boundary);
+}
+
+/* The text of the mail, after its headers. */
+static void add_text(struct strbuf *text, const struct regression *r)
 {
 	char sha[13], good[13], bad[13], runs[32];
 
@@ -366,41 +410,65 @@ void regression_format(struct strbuf *out, const struct regression *r)
 		snprintf(runs, sizeof(runs), "once");
 	else
 		snprintf(runs, sizeof(runs), "%d times", r->runs);
-	add_headers(out, r);
-	strbuf_addstr(out, "Hello,\n\n");
+	strbuf_addstr(text, "Hello,\n\n");
 	if (r->crash)
-		add_paragraph(out, "", "fpubench, a regression test bench for the kernel's x87 FPU "
+		add_paragraph(text, "", "fpubench, a regression test bench for the kernel's x87 FPU "
 			      "handling on CPUs without FXSR, found that the test %s crashes the "
 			      "kernel on the CPU setup%s %s since the commit below. The crash is:",
 			      r->test, strstr(r->setups, ", ") ? "s" : "", r->setups);
 	else
-		add_paragraph(out, "", "fpubench, a regression test bench for the kernel's x87 FPU "
+		add_paragraph(text, "", "fpubench, a regression test bench for the kernel's x87 FPU "
 			      "handling on CPUs without FXSR, found that the test %s fails on the "
 			      "CPU setup%s %s since the commit below.",
 			      r->test, strstr(r->setups, ", ") ? "s" : "", r->setups);
 	if (r->crash)
-		add_verbatim(out, r->crash);
-	strbuf_addstr(out, "The culprit:\n\n");
-	strbuf_addf(out, "  %s (\"%s\")\n\n", sha, r->culprit_subject);
-	add_paragraph(out, "", "It was found by bisecting between %s (good) and %s (bad) in %zu "
+		add_verbatim(text, r->crash);
+	strbuf_addstr(text, "The culprit:\n\n");
+	strbuf_addf(text, "  %s (\"%s\")\n\n", sha, r->culprit_subject);
+	if (r->culprit_url)
+		add_paragraph(text, "", "It is on the branch %s of %s.", r->culprit_branch,
+			      r->culprit_url);
+	else
+		add_paragraph(text, "", "This commit is not public: no branch of the remotes of the "
+			      "repository it was found in holds it, so regzbot is not told of it and "
+			      "this report names it by its id and subject only.");
+	add_paragraph(text, "", "It was found by bisecting between %s (good) and %s (bad) in %zu "
 		      "steps, booting each step %s; the good verdicts hold with %.0f %% "
 		      "confidence. Its parent passes, it fails, and %s%s", good, bad, r->steps,
 		      runs, r->confidence * 100, bad,
 		      r->revert_verified ? " with it reverted passes again."
 					 : " could not be verified with it reverted.");
 	if (r->found_by)
-		add_paragraph(out, "", "This mail replies to the patch's posting, %s.", r->found_by);
+		add_paragraph(text, "", "This mail replies to the patch's posting, %s.", r->found_by);
 	if (r->console && *r->console) {
-		strbuf_addstr(out, "The console of the failing boot:\n\n");
-		add_verbatim(out, r->console);
+		strbuf_addstr(text, "The console of the failing boot:\n\n");
+		add_verbatim(text, r->console);
 	}
-	strbuf_addstr(out, "To reproduce:\n\n");
-	add_verbatim(out, r->reproduce);
-	strbuf_addf(out, "#regzbot introduced: %s\n\n", sha);
-	add_paragraph(out, "", "If you fix the regression, please add these tags to the fix:");
-	strbuf_addf(out, "  Reported-by: %s\n", r->from);
-	strbuf_addf(out, "  Closes: https://lore.kernel.org/r/%s\n\n", r->message_id);
-	strbuf_addstr(out, "Thanks.\n");
+	strbuf_addstr(text, "To reproduce:\n\n");
+	add_verbatim(text, r->reproduce);
+	if (r->nattachments) {
+		strbuf_addstr(text, "Attached:");
+		for (size_t i = 0; i < r->nattachments; i++)
+			strbuf_addf(text, "%s %s", i ? "," : "", r->attachments[i].name);
+		strbuf_addstr(text, "\n\n");
+	}
+	/* regzbot tracks what others can fetch: a local commit would be a dead end. */
+	if (r->culprit_url)
+		strbuf_addf(text, "#regzbot introduced: %s\n\n", sha);
+	add_paragraph(text, "", "If you fix the regression, please add these tags to the fix:");
+	strbuf_addf(text, "  Reported-by: %s\n", r->from);
+	strbuf_addf(text, "  Closes: https://lore.kernel.org/r/%s\n\n", r->message_id);
+	strbuf_addstr(text, "Thanks.\n");
+}
+
+void regression_format(struct strbuf *out, const struct regression *r)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	add_headers(out, r);
+	add_text(&text, r);
+	add_parts(out, r, text.buf);
+	strbuf_release(&text);
 }
 
 /* The first words of a kernel report's first line, after the printk timestamp. */

@@ -3,8 +3,10 @@
  * that a bisection found the commit that broke a test.
  *
  * regression_format() is pure: it writes one RFC 5322 message, UTF-8 with
- * MIME headers (text/plain, 8bit), that `git send-email`, `mutt -H` or any
- * mail client sends as it is.  It replies to the culprit's posting when
+ * MIME headers, that `git send-email`, `mutt -H` or any mail client sends
+ * as it is: the text (text/plain, 8bit) alone, or with attachments (the
+ * kernel's .config, the failing console) a multipart/mixed whose first
+ * part is the text and the others base64, each a text/plain file.  It replies to the culprit's posting when
  * one is known (In-Reply-To, References, "Re: " and the posting's
  * subject), else it starts a thread "[REGRESSION] <culprit subject>".
  * To is the culprit's author; Cc the people of its trailers, the
@@ -13,7 +15,10 @@
  * characters outside printable ASCII are RFC 2047 encoded words, other
  * names with specials are quoted; headers are folded before 78 columns
  * where white space allows.  The body's prose is wrapped at 72 columns;
- * the console excerpt and the commands are not wrapped.  Addresses are
+ * the console excerpt and the commands are not wrapped.  It names only
+ * what its readers have: `#regzbot introduced:` is written only when the
+ * culprit is on a branch of a public remote (culprit_url), and otherwise
+ * a sentence says that the commit is not public.  Addresses are
  * "Name <email>" strings as trailers write them (text after '>' is a
  * comment and dropped); an entry with no '@' is no address and skipped.
  *
@@ -36,6 +41,13 @@
 /* Lines of console the mail quotes at most. */
 #define REGRESSION_EXCERPT_LINES 60
 
+/* A file attached to the mail, text/plain UTF-8 that the caller made safe to show. */
+struct regression_attachment {
+	const char *name;		/* its file name, "config" */
+	const char *data;
+	size_t len;
+};
+
 struct regression {
 	const char *from;		/* "Name <email>" */
 	const char *message_id;		/* this mail's, without brackets */
@@ -43,6 +55,8 @@ struct regression {
 
 	const char *culprit;		/* full hex id */
 	const char *culprit_subject;
+	const char *culprit_url;	/* a public remote whose branch holds it; NULL: not public */
+	const char *culprit_branch;	/* that branch, as the remote names it */
 	const char *author;		/* "Name <email>" */
 	const char *const *people;	/* the culprit's trailers' people */
 	size_t npeople;
@@ -64,7 +78,9 @@ struct regression {
 	double confidence;		/* of the weakest good verdict, 0..1 */
 	bool revert_verified;		/* BAD with the culprit reverted passes */
 	const char *console;		/* the excerpt, safe to show; may be NULL */
-	const char *reproduce;		/* commands, one a line */
+	const char *reproduce;		/* what a stranger runs, one command a line */
+	const struct regression_attachment *attachments;
+	size_t nattachments;
 };
 
 void regression_format(struct strbuf *out, const struct regression *r);

@@ -184,8 +184,10 @@ check "bisect names and verifies the culprit" \
 sed 's/^/# /' "$WORK/out" | grep -v '^# *[A-Z ]*  ' | tail -n 12
 check "bisect.json names the culprit" grep -q "\"culprit\": \"$CULPRIT\"" "$RESULTS/latest/bisect.json"
 # The culprit has no Link:; the archive holds its v1, a review of v1 and v2 (its patch).
-check "regression.eml replies to v2, to the author, every reviewer and list, with the regzbot line" \
-	"$ROOT/tests/e2e/check-regression-mail.py" "$RESULTS/latest/regression.eml" "$CULPRIT"
+# No remote of the tree holds it: not public, so no regzbot line.
+check "regression.eml replies to v2, to the author, every reviewer and list, says the culprit is not public, attaches the .config and console, names no path of this machine" \
+	"$ROOT/tests/e2e/check-regression-mail.py" "$RESULTS/latest/regression.eml" "$CULPRIT" \
+	--reply --not-public --no-path "$CACHE" --no-path "$TREE" --no-path "$RESULTS"
 steps=$(sed -n 's/.*"step_count": \([0-9]*\).*/\1/p' "$RESULTS/latest/bisect.json")
 # The ends, the steps and the revert: within ceil(log2 34) + 3 builds.
 check "bisect took at most 9 builds ($steps steps + the ends + the revert)" test "$((steps + 3))" -le 9
@@ -196,10 +198,56 @@ check "git bisect run with 'test --tree .' ends on the culprit" sh -c "cd '$TREE
 	git bisect run '$FPUBENCH' test --tree . --cpu '$FSAVE_CPU' --test fpu_seed --results '$RESULTS' >'$WORK/gbr' 2>&1;
 	bad=\$(git rev-parse refs/bisect/bad); git bisect reset >/dev/null 2>&1; test \"\$bad\" = '$CULPRIT'"
 tail -n 3 "$WORK/gbr" | sed 's/^/# /'
-check "bisect with the ends swapped exits 3" \
-	status_is 3 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/history \
+runs_before=$(ls "$RESULTS" | wc -l)
+check "bisect with the ends swapped exits 128 before anything is built" \
+	status_is 128 "$FPUBENCH" bisect --repo "$TREE" --good refs/fpubench/history \
 	--bad refs/fpubench/base --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
-check "the error says GOOD does not pass" grep -q "GOOD 'refs/fpubench/history' does not pass" "$WORK/err"
+check "the error has git's words, says the ends look swapped and suggests --fixed" \
+	grep -q "^fpubench: some good revs are not ancestors of the bad rev: the ends look swapped, BAD 'refs/fpubench/base' is an ancestor of GOOD 'refs/fpubench/history'; .*add --fixed$" "$WORK/err"
+check "and made no run directory" test "$(ls "$RESULTS" | wc -l)" -eq "$runs_before"
+check "bisect whose GOOD fails exits 3" \
+	status_is 3 "$FPUBENCH" bisect --repo "$TREE" --good "$CULPRIT" \
+	--bad refs/fpubench/history --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
+check "the error says GOOD does not pass" grep -q "GOOD '$CULPRIT' does not pass" "$WORK/err"
+# A fix to find: the culprit reverted on top of the history, then three harmless commits.
+# Plumbing on an index of its own, with fixed dates: the same commits every run.
+fix_history() {
+	(
+		cd "$TREE" &&
+		GIT_INDEX_FILE=$(mktemp "$WORK/fix-index.XXXXXX") &&
+		export GIT_INDEX_FILE GIT_AUTHOR_NAME=fpubench GIT_AUTHOR_EMAIL=fpubench@localhost \
+			GIT_COMMITTER_NAME=fpubench GIT_COMMITTER_EMAIL=fpubench@localhost &&
+		git read-tree refs/fpubench/history &&
+		git diff "$CULPRIT" "$CULPRIT^" | git apply --cached &&
+		head=$(GIT_AUTHOR_DATE="@1800000000 +0000" GIT_COMMITTER_DATE="@1800000000 +0000" \
+			git commit-tree "$(git write-tree)" -p refs/fpubench/history -m "x86/fpu: Revert the waiting fsave") &&
+		git update-ref refs/fpubench/history-fix "$head" &&
+		for i in 1 2 3; do
+			git cat-file blob "$head:arch/x86/kernel/fpu/bugs.c" >"$WORK/bugs.c" &&
+			echo "/* after the fix, $i */" >>"$WORK/bugs.c" &&
+			git update-index --cacheinfo "100644,$(git hash-object -w "$WORK/bugs.c"),arch/x86/kernel/fpu/bugs.c" &&
+			head=$(GIT_AUTHOR_DATE="@$((1800000000 + i)) +0000" GIT_COMMITTER_DATE="@$((1800000000 + i)) +0000" \
+				git commit-tree "$(git write-tree)" -p "$head" -m "x86/fpu: After the fix $i") || return 1
+		done &&
+		git update-ref refs/fpubench/fixed "$head"
+	)
+}
+check "a history that fixes the test" fix_history
+FIX=$(git -C "$TREE" rev-parse refs/fpubench/history-fix)
+check "bisect --fixed names and verifies the first fixed commit" \
+	status_is 0 "$FPUBENCH" bisect --fixed --repo "$TREE" --bad refs/fpubench/history \
+	--good refs/fpubench/fixed --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS" \
+	--config "$WORK/report.conf"
+grep '^bisect\|^  ' "$WORK/out" | sed 's/^/# /'
+check "it says first fixed commit" grep -q "^bisect: first fixed commit $FIX " "$WORK/out"
+check "bisect.json names the fix" python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+sys.exit(not (j["search"] == "fix" and j["fix"] == sys.argv[2] and j["culprit"] is None))' \
+	"$RESULTS/latest/bisect.json" "$FIX"
+check "and writes no regression mail" test ! -e "$RESULTS/latest/regression.eml"
+check "its bisect.log replays in git with the terms it was started with" sh -c "cd '$TREE' &&
+	{ git bisect reset >/dev/null 2>&1; true; } && git bisect replay '$RESULTS/latest/bisect.log' >/dev/null &&
+	test \"\$(git rev-parse refs/bisect/fixed)\" = '$FIX'; status=\$?; git bisect reset >/dev/null 2>&1; exit \$status"
 check "bisect with an unknown revision exits 129" \
 	status_is 129 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
 check "the error names the revision" grep -q "unknown revision 'no-such-rev'" "$WORK/err"
@@ -226,6 +274,8 @@ check "the nightly of the culprit's parent passes" \
 	status_is 0 "$FPUBENCH" run --config "$WORK/nightly-bisect.conf" --history "$WORK/nb-history.db"
 git -C "$TREE" update-ref refs/fpubench/nightly "$CULPRIT"
 SHORT=$(echo "$CULPRIT" | cut -c1-12)
+git -C "$TREE" remote add e2e-public https://git.example.org/linux.git
+git -C "$TREE" update-ref refs/remotes/e2e-public/master "$CULPRIT"
 check "the nightly of the culprit exits 1: a new failure" \
 	status_is 1 "$FPUBENCH" run --config "$WORK/nightly-bisect.conf" --history "$WORK/nb-history.db"
 grep '^bisect' "$WORK/out" | sed 's/^/# /'
@@ -235,12 +285,16 @@ check "it names the culprit" grep -q "^bisect: culprit $SHORT" "$WORK/out"
 check "report.html shows the culprit" \
 	grep -q "<code class=\"culprit\">$SHORT</code>" "$WORK/nb-results/latest/report.html"
 MAIL=$(grep -o 'href="bisect/[^"]*/regression.eml"' "$WORK/nb-results/latest/report.html" | sed 's/href="//; s/"$//')
-check "report.html links the regression mail" \
-	grep -q "^#regzbot introduced: $SHORT$" "$WORK/nb-results/latest/$MAIL"
+check "report.html links the regression mail" test -f "$WORK/nb-results/latest/$MAIL"
+# The tree's remote holds the culprit, as `git fetch` leaves a remote branch: it is public.
+check "the mail names the public remote that holds the culprit, with the regzbot line" \
+	"$ROOT/tests/e2e/check-regression-mail.py" "$WORK/nb-results/latest/$MAIL" "$CULPRIT" \
+	--public https://git.example.org/linux.git --no-path "$CACHE" --no-path "$TREE"
 check "the history holds the bisection" python3 -c "
 import sqlite3, sys
 row = sqlite3.connect(sys.argv[1]).execute('SELECT outcome, culprit, mail FROM bisections').fetchone()
 sys.exit(not (row and row[0] == 'culprit' and row[1] == sys.argv[2] and row[2]))" "$WORK/nb-history.db" "$CULPRIT"
+git -C "$TREE" remote remove e2e-public
 
 echo "# e2e: bad input"
 check "missing tarball exits 128" \

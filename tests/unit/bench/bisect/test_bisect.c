@@ -1,7 +1,7 @@
 /*
  * Bisection on small generated repositories: the midpoint against
- * `git rev-list --bisect`, skips, the confidence arithmetic, and a log that
- * `git bisect replay` accepts.
+ * `git rev-list --bisect`, skips, the confidence arithmetic, a log that
+ * `git bisect replay` accepts, the check of the ends and the fix search.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -161,10 +161,14 @@ static void test_midpoint_with_merges_matches_git(void **state)
 	check_same_pick_as_git(r, d, c);
 }
 
-/* A fake tester: commits from `first_bad` on are bad, those listed in `untestable` skip. */
+/*
+ * A fake tester: commits from `first_bad` on are bad (with `fix`, they are
+ * the good ones and those before bad), those listed in `untestable` skip.
+ */
 struct fake {
 	struct repo *r;
 	size_t first_bad;
+	bool fix;
 	size_t untestable[8];
 	size_t nuntestable;
 	int calls;
@@ -179,7 +183,7 @@ static int fake_test(void *ctx, const git_oid *oid, struct bisect_step *step)
 		i++;
 	f->calls++;
 	step->runs = 1;
-	step->verdict = i >= f->first_bad ? BISECT_BAD : BISECT_GOOD;
+	step->verdict = (i >= f->first_bad) != f->fix ? BISECT_BAD : BISECT_GOOD;
 	for (size_t k = 0; k < f->nuntestable; k++) {
 		if (f->untestable[k] == i) {
 			step->verdict = BISECT_SKIP;
@@ -197,7 +201,7 @@ static void test_finds_culprit_within_log2_steps(void **state)
 	struct fake f = { .r = r, .first_bad = 37 };
 	struct bisect *b;
 
-	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], fake_test, &f,
+	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], false, fake_test, &f,
 				    NULL, &b), 0);
 	assert_true(b->found);
 	assert_true(git_oid_equal(&b->culprit, &r->commits[37]));
@@ -212,7 +216,7 @@ static void test_skip_next_to_culprit_is_worked_around(void **state)
 	struct fake f = { .r = r, .first_bad = 16, .untestable = { 17 }, .nuntestable = 1 };
 	struct bisect *b;
 
-	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], fake_test, &f,
+	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], false, fake_test, &f,
 				    NULL, &b), 0);
 	assert_true(b->found);
 	assert_true(git_oid_equal(&b->culprit, &r->commits[16]));
@@ -226,7 +230,7 @@ static void test_skips_that_hide_the_culprit_give_a_range(void **state)
 	struct fake f = { .r = r, .first_bad = 10, .untestable = { 9, 10 }, .nuntestable = 2 };
 	struct bisect *b;
 
-	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], fake_test, &f,
+	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], false, fake_test, &f,
 				    NULL, &b), 0);
 	assert_false(b->found);
 	/* 9 and 10 cannot be tested and 11 is bad: any of the three. */
@@ -248,6 +252,34 @@ static void test_confidence(void **state)
 	assert_float_equal(bisect_confidence(5, 0, 10), 0.0, 1e-9);
 }
 
+/* Replays log in git and returns what refs/bisect/<ref> names then. */
+static void git_replay(struct repo *r, const struct strbuf *log, size_t top, const char *ref,
+		       git_oid *out)
+{
+	char *path = xasprintf("%s/bisect.log", r->dir), *result = xasprintf("%s.replay", r->dir);
+	char *name = xasprintf("refs/bisect/%s", ref);
+	struct strbuf text = STRBUF_INIT;
+
+	assert_int_equal(file_write_atomic(path, log->buf, log->len), 0);
+	/* replay needs a checkout to move around in. */
+	const char *checkout[] = { "git", "checkout", "-q", "--detach", git_oid_tostr_s(&r->commits[top]), NULL };
+	const char *replay[] = { "git", "bisect", "replay", path, NULL };
+	const char *rev[] = { "git", "rev-parse", name, NULL };
+	assert_int_equal(spawn_run(checkout, r->dir, NULL, NULL), 0);
+	assert_int_equal(spawn_run(replay, r->dir, result, NULL), 0);
+	unlink(result);
+	assert_int_equal(spawn_run(rev, r->dir, result, NULL), 0);
+	assert_int_equal(file_read(result, &text), 0);
+	assert_true(text.len >= GIT_OID_HEXSZ);
+	text.buf[GIT_OID_HEXSZ] = '\0';
+	assert_int_equal(git_oid_fromstr(out, text.buf), 0);
+	unlink(result);
+	strbuf_release(&text);
+	free(path);
+	free(result);
+	free(name);
+}
+
 static void test_log_replays_in_git(void **state)
 {
 	struct repo *r = *state;
@@ -255,34 +287,83 @@ static void test_log_replays_in_git(void **state)
 	struct fake f = { .r = r, .first_bad = 6, .untestable = { 8 }, .nuntestable = 1 };
 	struct bisect_step good = { .verdict = BISECT_GOOD, .subject = "commit 0" };
 	struct bisect_step bad = { .verdict = BISECT_BAD, .subject = "commit 16" };
-	struct strbuf log = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf log = STRBUF_INIT;
 	struct bisect *b;
+	git_oid replayed;
 
 	git_oid_cpy(&good.commit, &r->commits[root]);
 	git_oid_cpy(&bad.commit, &r->commits[top]);
-	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], fake_test, &f,
+	assert_int_equal(bisect_run(r->git, &r->commits[root], &r->commits[top], false, fake_test, &f,
 				    NULL, &b), 0);
 	bisect_format_log(&log, b, &good, &bad);
 	/* A skipped step says why, in a comment. */
 	assert_non_null(strstr(log.buf, "# skipped: another bug: 486 fpu_seed WARNING in fpu__drop\n"));
-	char *path = xasprintf("%s/bisect.log", r->dir), *result = xasprintf("%s.replay", r->dir);
-	assert_int_equal(file_write_atomic(path, log.buf, log.len), 0);
-
-	/* replay needs a checkout to move around in. */
-	const char *checkout[] = { "git", "checkout", "-q", "--detach", git_oid_tostr_s(&r->commits[top]), NULL };
-	const char *replay[] = { "git", "bisect", "replay", path, NULL };
-	const char *rev[] = { "git", "rev-parse", "refs/bisect/bad", NULL };
-	assert_int_equal(spawn_run(checkout, r->dir, NULL, NULL), 0);
-	assert_int_equal(spawn_run(replay, r->dir, result, NULL), 0);
-	unlink(result);
-	assert_int_equal(spawn_run(rev, r->dir, result, NULL), 0);
-	assert_int_equal(file_read(result, &out), 0);
-	assert_memory_equal(out.buf, git_oid_tostr_s(&r->commits[6]), GIT_OID_HEXSZ);
-	unlink(result);
+	git_replay(r, &log, top, "bad", &replayed);
+	assert_true(git_oid_equal(&replayed, &r->commits[6]));
 	strbuf_release(&log);
-	strbuf_release(&out);
-	free(path);
-	free(result);
+	bisect_free(b);
+}
+
+/* The error of bisect_check_ends() holds every one of the strings. */
+static void check_refused(int err, const char *const *want)
+{
+	assert_int_equal(err, ERR_NOTFOUND);
+	assert_int_equal(error_exit_status(err), 128);
+	for (; *want; want++)
+		if (!strstr(error_last(), *want))
+			fail_msg("'%s' does not say '%s'", error_last(), *want);
+	error_clear();
+}
+
+static void test_ends_are_checked_as_git_does(void **state)
+{
+	struct repo *r = *state;
+	size_t root = commit(r, NULL, 0), top = linear(r, root, 8), side = linear(r, root + 2, 3);
+	const git_oid *c = r->commits;
+
+	assert_int_equal(bisect_check_ends(r->git, &c[root], "v1", &c[top], "v2", false), 0);
+	assert_int_equal(bisect_check_ends(r->git, &c[top], "v2", &c[root], "v1", true), 0);
+	/* The case: BAD an ancestor of GOOD, asked as a regression. */
+	check_refused(bisect_check_ends(r->git, &c[top], "v2", &c[root], "v1", false),
+		      (const char *const[]){ "some good revs are not ancestors of the bad rev",
+					     "look swapped", "BAD 'v1' is an ancestor of GOOD 'v2'",
+					     "--fixed", NULL });
+	check_refused(bisect_check_ends(r->git, &c[root], "v1", &c[top], "v2", true),
+		      (const char *const[]){ "some bad revs are not ancestors of the good rev",
+					     "look swapped", "leave out --fixed", NULL });
+	/* Two branches: neither end is the other's ancestor. */
+	check_refused(bisect_check_ends(r->git, &c[side], "side", &c[top], "v2", false),
+		      (const char *const[]){ "some good revs are not ancestors of the bad rev",
+					     "GOOD 'side' is not an ancestor of BAD 'v2'", NULL });
+	check_refused(bisect_check_ends(r->git, &c[top], "v2", &c[top], "HEAD", false),
+		      (const char *const[]){ "the same commit", NULL });
+}
+
+static void test_fixed_finds_the_first_commit_that_passes(void **state)
+{
+	struct repo *r = *state;
+	size_t root = commit(r, NULL, 0), top = linear(r, root, 40);
+	struct fake f = { .r = r, .first_bad = 23, .fix = true };
+	struct bisect_step good = { .verdict = BISECT_GOOD, .subject = "commit 40" };
+	struct bisect_step bad = { .verdict = BISECT_BAD, .subject = "commit 0" };
+	struct strbuf log = STRBUF_INIT;
+	struct bisect *b;
+	git_oid replayed;
+
+	/* GOOD is the newer end: the fix came after BAD. */
+	git_oid_cpy(&good.commit, &r->commits[top]);
+	git_oid_cpy(&bad.commit, &r->commits[root]);
+	assert_int_equal(bisect_run(r->git, &r->commits[top], &r->commits[root], true, fake_test, &f,
+				    NULL, &b), 0);
+	assert_true(b->found);
+	assert_true(git_oid_equal(&b->culprit, &r->commits[23]));
+	assert_true(f.calls <= bisect_steps_left(41));
+	bisect_format_log(&log, b, &good, &bad);
+	assert_non_null(strstr(log.buf, "# first fixed commit: ["));
+	/* git, started with the same terms, ends on the same commit. */
+	git_replay(r, &log, top, "fixed", &replayed);
+	assert_true(git_oid_equal(&replayed, &r->commits[23]));
+	strbuf_release(&log);
 	bisect_free(b);
 }
 
@@ -296,6 +377,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_skips_that_hide_the_culprit_give_a_range, setup, teardown),
 		cmocka_unit_test(test_confidence),
 		cmocka_unit_test_setup_teardown(test_log_replays_in_git, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ends_are_checked_as_git_does, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fixed_finds_the_first_commit_that_passes, setup,
+						teardown),
 	};
 	int failed;
 

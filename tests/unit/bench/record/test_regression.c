@@ -9,6 +9,8 @@
 #include "record/regression.h"
 #include "test_provenance_repo.h"
 
+#include <openssl/evp.h>
+
 static const char *const people[] = {
 	"Zoë Ünal <zoe.unal@example.org>",	/* the author's own Signed-off-by */
 	"Bob Reviewer <bob@example.org>",
@@ -33,6 +35,8 @@ static struct regression base(void)
 		.date = 1796500000,
 		.culprit = "ca2f65d4e41bca1b6421f5c2cd9fedc8c24eb8e9",
 		.culprit_subject = "x86/fpu: Save the legacy x87 state with the waiting fsave",
+		.culprit_url = "https://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git",
+		.culprit_branch = "x86/fpu",
 		.author = "Zoë Ünal <zoe.unal@example.org>",
 		.people = people,
 		.npeople = sizeof(people) / sizeof(*people),
@@ -48,7 +52,9 @@ static struct regression base(void)
 		.console = "[    1.830000] fpu exception: 0000 [#1]\n[    1.830000] EIP: "
 			   "save_fpregs_to_fpstate+0x42/0x57 and a long line that is not wrapped "
 			   "at all, however long it is\n",
-		.reproduce = "build/fpubench bisect --repo ~/linux --good 1111111111 --bad 2222222222",
+		.reproduce = "git fetch https://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git x86/fpu\n"
+			     "git checkout ca2f65d4e41bca1b6421f5c2cd9fedc8c24eb8e9\n"
+			     "fpubench test --tree . --cpu pentium2,-fxsr --test fpu_seed\n",
 	};
 }
 
@@ -276,6 +282,100 @@ static void test_sender(void **state)
 	free(dir);
 }
 
+/* regzbot is told only of a commit that others can fetch; the mail says when it is not. */
+static void test_regzbot_only_for_a_public_culprit(void **state)
+{
+	struct regression r = base();
+	char *text;
+
+	(void)state;
+	text = format(&r);
+	assert_non_null(strstr(text, "\n#regzbot introduced: ca2f65d4e41b\n"));
+	assert_non_null(strstr(text, "It is on the branch x86/fpu of\n"
+				     "https://git.kernel.org/pub/scm/linux/kernel/git/tip/tip.git.\n"));
+	assert_null(strstr(text, "not public"));
+	free(text);
+
+	r.culprit_url = NULL;
+	r.culprit_branch = NULL;
+	text = format(&r);
+	assert_null(strstr(text, "regzbot introduced"));
+	assert_non_null(strstr(text, "\nThis commit is not public: no branch of the remotes of"));
+	free(text);
+}
+
+/* The base64 of a part, from after its headers to the next boundary line, decoded. */
+static char *part_data(const char *mail, const char *filename)
+{
+	char *disposition = xasprintf("Content-Disposition: attachment; filename=\"%s\"\n", filename);
+	const char *p = strstr(mail, disposition);
+	struct strbuf out = STRBUF_INIT;
+
+	assert_non_null(p);
+	p = strstr(p, "\n\n") + 2;
+	while (*p && strncmp(p, "\n--", 3) != 0 && strncmp(p, "--", 2) != 0) {
+		const char *nl = strchr(p, '\n');
+		unsigned char raw[64];
+		size_t n = (size_t)(nl - p);
+
+		/* RFC 2045: lines of at most 76 characters. */
+		assert_true(n > 0 && n <= 76 && n % 4 == 0);
+		int got = EVP_DecodeBlock(raw, (const unsigned char *)p, (int)n);
+		assert_true(got >= 0);
+		/* EVP_DecodeBlock counts the padding's zero bytes. */
+		if (n >= 1 && p[n - 1] == '=')
+			got--;
+		if (n >= 2 && p[n - 2] == '=')
+			got--;
+		strbuf_add(&out, raw, (size_t)got);
+		p = nl + 1;
+	}
+	free(disposition);
+	return strbuf_detach(&out);
+}
+
+static void test_attachments_are_mime_parts(void **state)
+{
+	struct regression r = base();
+	/* A console that holds the boundary the mail would take first. */
+	const char *console = "[    1.830000] fpu exception: 0000 [#1]\n--=_fpubench_ca2f65d4e41b\n";
+	struct strbuf config = STRBUF_INIT;
+	struct regression_attachment files[2];
+
+	(void)state;
+	for (int i = 0; i < 100; i++)
+		strbuf_addf(&config, "CONFIG_OPTION_%d=y\n", i);
+	files[0] = (struct regression_attachment){ "config", config.buf, config.len };
+	files[1] = (struct regression_attachment){ "console.log", console, strlen(console) };
+	r.console = console;
+	r.attachments = files;
+	r.nattachments = 2;
+	char *text = format(&r);
+	char *type = header(text, "Content-Type");
+	assert_string_equal(type, " multipart/mixed; boundary=\"=_fpubench_ca2f65d4e41b_\"");
+	/* The text comes first, as itself, and names what is attached. */
+	assert_non_null(strstr(text, "\nContent-Transfer-Encoding: 8bit\n\n--=_fpubench_ca2f65d4e41b_\n"
+				     "Content-Type: text/plain; "
+				     "charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\nHello,\n"));
+	assert_non_null(strstr(text, "\nAttached: config, console.log\n"));
+	char *got = part_data(text, "config");
+	assert_string_equal(got, config.buf);
+	free(got);
+	got = part_data(text, "console.log");
+	assert_string_equal(got, console);
+	free(got);
+	size_t len = strlen(text);
+	assert_true(len > 30 && strcmp(text + len - 30, "\n--=_fpubench_ca2f65d4e41b_--\n") == 0);
+	/* Read back as a mail, the text is still the regression's. */
+	struct mail *m;
+	assert_int_equal(mail_parse(&m, text, len), 0);
+	assert_non_null(strstr(m->body, "#regzbot introduced: ca2f65d4e41b"));
+	mail_free(m);
+	free(type);
+	free(text);
+	strbuf_release(&config);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -284,6 +384,8 @@ int main(void)
 		cmocka_unit_test(test_encoded_words_and_folding),
 		cmocka_unit_test(test_excerpt_is_the_crash_report),
 		cmocka_unit_test(test_sender),
+		cmocka_unit_test(test_regzbot_only_for_a_public_culprit),
+		cmocka_unit_test(test_attachments_are_mime_parts),
 	};
 	int rc;
 
