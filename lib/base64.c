@@ -16,6 +16,17 @@ void base64_encode(struct strbuf *out, const void *data, size_t n)
 	}
 }
 
+void base64_encode_lines(struct strbuf *out, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	/* 57 bytes make 76 characters. */
+	for (size_t i = 0; i < n; i += 57) {
+		base64_encode(out, p + i, n - i < 57 ? n - i : 57);
+		strbuf_addch(out, '\n');
+	}
+}
+
 static int value_of(char c)
 {
 	if (c >= 'A' && c <= 'Z')

@@ -16,6 +16,9 @@
 /* Appends the encoding of n bytes, padded with '=', with no line breaks. */
 void base64_encode(struct strbuf *out, const void *data, size_t n);
 
+/* The same in MIME's lines (RFC 2045): 76 characters, each line ended by a newline. */
+void base64_encode_lines(struct strbuf *out, const void *data, size_t n);
+
 /* Appends the bytes that [p, end) encodes. */
 void base64_decode(struct strbuf *out, const char *p, const char *end);
 

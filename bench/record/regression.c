@@ -356,15 +356,6 @@ static void add_headers(struct strbuf *out, const struct regression *r)
 /* The text's own headers: the mail's, or its first part's. */
 #define TEXT_PART_HEADERS "Content-Type: text/plain; charset=UTF-8\nContent-Transfer-Encoding: 8bit\n\n"
 
-/* RFC 2045's lines of at most 76 characters: 57 bytes a line. */
-static void add_base64_lines(struct strbuf *out, const char *data, size_t len)
-{
-	for (size_t i = 0; i < len; i += 57) {
-		add_base64(out, (const unsigned char *)data + i, len - i < 57 ? len - i : 57);
-		strbuf_addch(out, '\n');
-	}
-}
-
 /*
  * The body's parts after the headers.  The boundary cannot be in base64
  * ('_' is not of its alphabet); the text, which quotes an untrusted
@@ -392,7 +383,7 @@ static void add_parts(struct strbuf *out, const struct regression *r, const char
 		strbuf_addf(out, "\n--%s\nContent-Type: text/plain; charset=UTF-8\n"
 			    "Content-Disposition: attachment; filename=\"%s\"\n"
 			    "Content-Transfer-Encoding: base64\n\n", boundary.buf, a->name);
-		add_base64_lines(out, a->data, a->len);
+		base64_encode_lines(out, a->data, a->len);
 	}
 	strbuf_addf(out, "\n--%s--\n", boundary.buf);
 	strbuf_release(&boundary);

@@ -52,11 +52,32 @@ static void test_decoding_skips_junk_and_stops_at_padding(void **state)
 	strbuf_release(&enc);
 }
 
+/* MIME's lines: 76 characters and a newline, the last line shorter. */
+static void test_lines_are_76_characters(void **state)
+{
+	char data[200];
+	struct strbuf out = STRBUF_INIT, back = STRBUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (char)i;
+	base64_encode_lines(&out, data, sizeof(data));
+	assert_int_equal(out.len, 3 * (76 + 1) + 40 + 1);	/* 3 lines of 57 bytes, then 29 */
+	assert_int_equal(out.buf[76], '\n');
+	assert_int_equal(out.buf[out.len - 1], '\n');
+	base64_decode(&back, out.buf, out.buf + out.len);
+	assert_int_equal(back.len, sizeof(data));
+	assert_memory_equal(back.buf, data, sizeof(data));
+	strbuf_release(&out);
+	strbuf_release(&back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rfc4648_vectors_both_ways),
 		cmocka_unit_test(test_decoding_skips_junk_and_stops_at_padding),
+		cmocka_unit_test(test_lines_are_76_characters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
