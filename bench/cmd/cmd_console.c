@@ -164,7 +164,7 @@ static int print_rules(void)
  */
 int cmd_console(struct options *o)
 {
-	struct json_object *json = json_object_new_array();
+	struct json_object *json;
 	bool crashed = false, text = !o->json || strcmp(o->json, "-") != 0;
 	int err = 0;
 
@@ -172,6 +172,7 @@ int cmd_console(struct options *o)
 		return error_set(ERR_USAGE, "'console --rules' takes no LOG and no --json");
 	if (o->rules)
 		return print_rules();
+	json = json_object_new_array();
 	if (!o->operands.n)
 		err = error_set(ERR_USAGE, "'console' needs a LOG");
 	else if (o->json)
