@@ -664,25 +664,27 @@ out:
 }
 
 static int apply_file(struct kernel_tree *t, const git_oid *parent, const char *patch_path,
-		      bool tell, git_oid *out)
+		      const char *name, bool tell, git_oid *out)
 {
 	struct patchfile_list list = PATCHFILE_LIST_INIT;
 	int err;
 
-	if ((err = patchfile_read(&list, patch_path)) < 0)
+	if (!name)
+		name = patch_path;
+	if ((err = patchfile_read(&list, patch_path, name)) < 0)
 		return err;
 	git_oid_cpy(out, parent);
 	for (size_t i = 0; i < list.n && !err; i++)
-		if (!list.v[i].mail || (err = mail_decode(t, patch_path, &list.v[i])) == 0)
-			err = apply_one(t, patch_path, &list.v[i], tell, out);
+		if (!list.v[i].mail || (err = mail_decode(t, name, &list.v[i])) == 0)
+			err = apply_one(t, name, &list.v[i], tell, out);
 	patchfile_list_release(&list);
 	return err;
 }
 
 int kernel_tree_apply(struct kernel_tree *t, const git_oid *parent, const char *patch_path,
-		      git_oid *out)
+		      const char *name, git_oid *out)
 {
-	return apply_file(t, parent, patch_path, true, out);
+	return apply_file(t, parent, patch_path, name, true, out);
 }
 
 int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size_t n,
@@ -691,7 +693,7 @@ int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size
 	git_oid_cpy(out, &t->base);
 	for (size_t i = 0; i < n; i++) {
 		git_oid parent = *out;
-		int err = apply_file(t, &parent, s->patches[i], false, out);
+		int err = apply_file(t, &parent, s->patches[i], NULL, false, out);
 		if (err < 0)
 			return err;
 	}

@@ -38,12 +38,14 @@ struct series;
 
 /*
  * Applies every patch of the file or maildir at patch_path on `parent`;
- * *out is the last one's commit.  Says on stderr how each patch was
- * placed.  ERR_APPLY names the patch file, the message and the file that
- * did not apply; ERR_INPUT a file that holds no patch or holds junk.
+ * *out is the last one's commit.  Says (notice()) how each patch was
+ * placed.  Messages name the file `name` (as the user gave it, "-" for
+ * standard input; NULL: patch_path).  ERR_APPLY names the patch file, the
+ * message and the file that did not apply; ERR_INPUT a file that holds no
+ * patch or holds junk.
  */
 int kernel_tree_apply(struct kernel_tree *t, const git_oid *parent,
-		      const char *patch_path, git_oid *out);
+		      const char *patch_path, const char *name, git_oid *out);
 
 /* Applies the patches of the first n patch files of the series on the base, quietly. */
 int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size_t n,

@@ -509,15 +509,17 @@ static int read_maildir(struct patchfile_list *out, const char *path)
 	return list_finish(out, path, err);
 }
 
-int patchfile_read(struct patchfile_list *out, const char *path)
+int patchfile_read(struct patchfile_list *out, const char *path, const char *name)
 {
 	struct strbuf text = STRBUF_INIT;
 	int err;
 
+	if (!name)
+		name = path;
 	if (patchfile_is_maildir(path))
 		return read_maildir(out, path);
 	if ((err = file_read(path, &text)) == 0)
-		err = patchfile_parse_all(out, path, text.buf, text.len);
+		err = patchfile_parse_all(out, name, text.buf, text.len);
 	strbuf_release(&text);
 	return err;
 }

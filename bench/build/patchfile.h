@@ -61,8 +61,12 @@ int patchfile_parse_all(struct patchfile_list *out, const char *name, const char
 /* Whether path is a maildir: a directory with cur/ or new/. */
 bool patchfile_is_maildir(const char *path);
 
-/* Reads the patch file or maildir at path: ERR_NOTFOUND when it cannot be read. */
-int patchfile_read(struct patchfile_list *out, const char *path);
+/*
+ * Reads the patch file or maildir at path, named `name` in messages (the
+ * user's word for it, "-" for standard input; NULL: path): ERR_NOTFOUND
+ * when it cannot be read.
+ */
+int patchfile_read(struct patchfile_list *out, const char *path, const char *name);
 
 void patchfile_list_release(struct patchfile_list *l);
 

@@ -206,6 +206,12 @@ static int check_tests(const struct options *o)
 	return err;
 }
 
+const char *cmd_patch_path(const struct options *o, size_t i)
+{
+	return strcmp(o->patch_files.v[i], "-") == 0 && o->stdin_patch ? o->stdin_patch
+									 : o->patch_files.v[i];
+}
+
 int cmd_check_inputs(const struct options *o, const char *fragment)
 {
 	int err;
@@ -214,18 +220,21 @@ int cmd_check_inputs(const struct options *o, const char *fragment)
 		return err;
 	if (!file_exists(fragment))
 		return error_set(ERR_NOTFOUND, "config fragment '%s' is missing", fragment);
-	for (size_t i = 0; i < o->patch_files.n; i++) {
+	for (size_t i = 0; i < o->patch_files.n && !err; i++) {
+		const char *name = o->patch_files.v[i], *path = cmd_patch_path(o, i);
+		struct patchfile_list list = PATCHFILE_LIST_INIT;
 		struct stat st;
 
-		if (!file_exists(o->patch_files.v[i]))
-			return error_set(ERR_NOTFOUND, "patch '%s' is missing", o->patch_files.v[i]);
-		if (stat(o->patch_files.v[i], &st) < 0 ||
-		    !(S_ISREG(st.st_mode) || patchfile_is_maildir(o->patch_files.v[i])) ||
-		    access(o->patch_files.v[i], R_OK) < 0)
-			return error_set(ERR_NOTFOUND, "patch '%s' is not a readable file",
-					 o->patch_files.v[i]);
+		if (!file_exists(path))
+			return error_set(ERR_NOTFOUND, "patch '%s' is missing", name);
+		if (stat(path, &st) < 0 || !(S_ISREG(st.st_mode) || patchfile_is_maildir(path)) ||
+		    access(path, R_OK) < 0)
+			return error_set(ERR_NOTFOUND, "patch '%s' is not a readable file", name);
+		/* Read whole now, so a file that holds no patch or holds junk stops the bench first. */
+		err = patchfile_read(&list, path, name);
+		patchfile_list_release(&list);
 	}
-	return 0;
+	return err;
 }
 
 /* A git tree of fpubench.conf: its branch as it is, one kernel named after the tree. */
@@ -289,7 +298,8 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 			goto out;
 		for (size_t i = 0; i < o->patch_files.n; i++) {
 			git_oid parent = commit;
-			if ((err = kernel_tree_apply(s->tree, &parent, o->patch_files.v[i], &commit)) < 0)
+			if ((err = kernel_tree_apply(s->tree, &parent, cmd_patch_path(o, i),
+						     o->patch_files.v[i], &commit)) < 0)
 				goto out;
 		}
 		err = session_add_kernel(s, o->patch_files.n ? "test" : CMD_TEST_VARIANT, &commit,

@@ -58,7 +58,13 @@ void cmd_release(struct options *o);
 /* The config fragment a build uses (caller frees). */
 char *cmd_fragment_path(const struct options *o);
 
-/* Refuses unknown or malformed test names, a missing fragment and unreadable patches. */
+/* Where the i-th --patch is read from: the file named, or for "-" the copy of standard input. */
+const char *cmd_patch_path(const struct options *o, size_t i);
+
+/*
+ * Refuses unknown or malformed test names, a missing fragment, and patch
+ * files that are unreadable, hold no patch or hold junk: before anything is built.
+ */
 int cmd_check_inputs(const struct options *o, const char *fragment);
 
 /* Whether the test's cells count: no --test means all of them. */

@@ -78,11 +78,11 @@ int cmd_test(struct options *o)
 	for (size_t i = 0; i < o->patch_files.n; i++) {
 		if (strcmp(o->patch_files.v[i], "-") != 0)
 			continue;
-		if (stdin_patch)
+		if (o->stdin_patch)
 			return error_set(ERR_USAGE, "'--patch -' can be given once");
 		if ((err = patch_from_stdin(&stdin_patch)) < 0)
 			return err;
-		o->patch_files.v[i] = stdin_patch;
+		o->stdin_patch = stdin_patch;
 	}
 	s.cfg = cmd_session_config(o, NULL);
 	err = cmd_matrix(&s, o, NULL);

@@ -63,6 +63,7 @@ struct options {
 	const char *guest_dir;
 	const char *append;	/* kernel parameters for every setup */
 	const char *json;	/* console, provenance: FILE, or "-" for stdout */
+	const char *stdin_patch;	/* test: where `--patch -` was copied (cmd_patch_path()) */
 	long jobs;
 	long guests;		/* per host, when --jobs or the config says; else 0 */
 	long last;

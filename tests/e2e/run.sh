@@ -315,6 +315,8 @@ check "the error names the option" grep -q "^fpubench: unknown option '--frobnic
 check "an option without its value exits 129" status_is 129 "$FPUBENCH" test --jobs
 check "the error names the option" grep -q "^fpubench: option '--jobs' needs a value$" "$WORK/err"
 check "an unreadable patch exits 128" status_is 128 "$FPUBENCH" test --patch "$WORK"
+check "a patch on standard input that holds no diff exits 128, named '-'" \
+	sh -c "echo x | '$FPUBENCH' test --patch - --cpu '$FSAVE_CPU' 2>&1 >/dev/null | grep -qx \"fpubench: patch '-' holds no diff\""
 check "the error names the patch" grep -q "^fpubench: patch '$WORK' is not a readable file$" "$WORK/err"
 check "an unknown test exits 129" status_is 129 "$FPUBENCH" test --test no_such --cpu "$FSAVE_CPU"
 check "the error names the test" grep -q "^fpubench: unknown test 'no_such'" "$WORK/err"

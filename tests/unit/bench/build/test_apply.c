@@ -39,7 +39,7 @@ static char *apply_quietly(struct fixture *fx, const git_oid *parent, const char
 	struct capture cap;
 
 	capture_start(&cap, fx);
-	int err = kernel_tree_apply(fx->tree, parent, path, out);
+	int err = kernel_tree_apply(fx->tree, parent, path, NULL, out);
 	char *said = capture_end(&cap);
 	if (err != want)
 		fprintf(stderr, "kernel_tree_apply: %d %s\n", err, err ? error_last() : "");

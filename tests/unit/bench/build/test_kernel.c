@@ -73,7 +73,7 @@ static void test_mail_patch_becomes_commit_with_its_author(void **state)
 	git_commit *commit;
 
 	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
-					   "tests/fixtures/patches/fsave-regression.mbox", &oid), 0);
+					   "tests/fixtures/patches/fsave-regression.mbox", NULL, &oid), 0);
 	assert_int_equal(git_commit_lookup(&commit, fx->tree->repo, &oid), 0);
 	assert_string_equal(git_commit_author(commit)->name, "fpubench maintainers");
 	assert_int_equal(git_commit_author(commit)->when.time, 1796288400);
@@ -88,7 +88,7 @@ static void test_mail_patch_becomes_commit_with_its_author(void **state)
 
 	/* The same patch on the same parent is remembered, not applied twice. */
 	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
-					   "tests/fixtures/patches/fsave-regression.mbox", &again), 0);
+					   "tests/fixtures/patches/fsave-regression.mbox", NULL, &again), 0);
 	assert_true(git_oid_equal(&oid, &again));
 }
 
@@ -98,9 +98,9 @@ static void test_plain_and_git_diffs_give_the_same_tree(void **state)
 	git_oid a, b;
 
 	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
-					   "tests/fixtures/patches/fsave-regression.diff", &a), 0);
+					   "tests/fixtures/patches/fsave-regression.diff", NULL, &a), 0);
 	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
-					   "tests/fixtures/patches/fsave-regression.plain.diff", &b), 0);
+					   "tests/fixtures/patches/fsave-regression.plain.diff", NULL, &b), 0);
 	char *ta = blob_at(fx->tree->repo, &a, CORE_C), *tb = blob_at(fx->tree->repo, &b, CORE_C);
 	assert_string_equal(ta, tb);
 	free(ta);
@@ -113,7 +113,7 @@ static void test_patch_that_does_not_apply_names_file(void **state)
 	git_oid oid;
 
 	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
-					   "tests/fixtures/patches/does-not-apply.patch", &oid), ERR_APPLY);
+					   "tests/fixtures/patches/does-not-apply.patch", NULL, &oid), ERR_APPLY);
 	assert_non_null(strstr(error_last(),
 			       "cannot apply patch 'tests/fixtures/patches/does-not-apply.patch' to '" CORE_C "'"));
 }

@@ -109,7 +109,7 @@ static void test_bad_date_names_the_patch(void **state)
 /* patchfile_read() of a fixture: 0 and its patches, or the error. */
 static int read_list(const char *path, struct patchfile_list *l)
 {
-	return patchfile_read(l, path);
+	return patchfile_read(l, path, NULL);
 }
 
 static void assert_two(const struct patchfile_list *l, size_t first_number)
