@@ -5,7 +5,7 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
+PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c zlib
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -DFPUBENCH_SRCDIR=\"$(CURDIR)\" -DFPUBENCH_GUEST_DIR=\"$(abspath $(BUILD))/guest\"
@@ -136,6 +136,7 @@ seeds_fuzz_link      := tests/fixtures/provenance
 seeds_fuzz_subject   := tests/fixtures/provenance
 seeds_fuzz_conf      := tests/fixtures/conf
 seeds_fuzz_ktap      := tests/fixtures/console
+seeds_fuzz_gcda      := tests/fixtures/gcda
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
