@@ -173,3 +173,11 @@ clean:
 .PHONY: mutants
 mutants: all
 	scripts/mutants.sh $(BUILD)/fpubench
+
+# Line coverage of the kernel's FPU code (bench/run/coverage.h): "patched"
+# built with gcov on the FPU objects, booted on every default setup with
+# every test; tracefiles, HTML and summary.txt go to COVERAGE_DIR.
+COVERAGE_DIR ?= results/coverage
+.PHONY: coverage
+coverage: deps all
+	$(BUILD)/fpubench test --coverage $(COVERAGE_DIR)

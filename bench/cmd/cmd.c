@@ -7,6 +7,7 @@
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
 #include "record/results.h"
+#include "run/coverage.h"
 #include "run/record.h"
 
 #include <stdio.h>
@@ -252,8 +253,12 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 			if ((err = kernel_tree_apply(s->tree, &parent, o->patch_files.v[i], &commit)) < 0)
 				goto out;
 		}
-		err = session_add_kernel(s, o->patch_files.n ? "test" : CMD_TEST_VARIANT, &commit,
-					 fragment);
+		if (o->coverage)
+			err = coverage_add_kernel(s, o->patches, fragment,
+						  o->patch_files.n ? "test" : CMD_TEST_VARIANT, &commit);
+		else
+			err = session_add_kernel(s, o->patch_files.n ? "test" : CMD_TEST_VARIANT,
+						 &commit, fragment);
 		goto out;
 	}
 
@@ -395,6 +400,11 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	if ((err = results_write(s->run_dir, &run, m)) < 0)
 		goto out;
 	results_print_matrix(stdout, m);
+	if (o->coverage && !m->interrupted) {
+		if ((err = coverage_write(s, m, o->coverage)) < 0)
+			goto out;
+		printf("coverage: %s/summary.txt, %s/html/index.html\n", o->coverage, o->coverage);
+	}
 	if (rec && (err = record_finish(rec, &run, m, &new_failures)) < 0)
 		goto out;
 	if (m->interrupted) {
