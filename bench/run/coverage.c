@@ -385,6 +385,7 @@ int coverage_write(const struct session *s, const struct matrix *m, const char *
 	struct strlist fsave = STRLIST_INIT, all = STRLIST_INIT, titles = STRLIST_INIT,
 		       infos = STRLIST_INIT;
 	char real[PATH_MAX], *fsave_info = NULL, *all_info = NULL, *out = NULL;
+	git_oid commit;
 	int err;
 
 	c.log = xasprintf("%s/lcov.log", c.dir);
@@ -425,6 +426,10 @@ int coverage_write(const struct session *s, const struct matrix *m, const char *
 	/* `all` so far holds the FXSAVE setups'. */
 	for (size_t i = 0; i < fsave.n; i++)
 		strlist_push(&all, xstrdup(fsave.v[i]));
+	/* genhtml shows the sources as the kernel was built: another variant may be checked out. */
+	if (git_oid_fromstr(&commit, s->builds[0]->commit) == 0 &&
+	    (err = kernel_tree_checkout(s->tree, &commit)) < 0)
+		goto out;
 	fsave_info = xasprintf("%s/fsave.info", c.dir);
 	all_info = xasprintf("%s/all.info", c.dir);
 	out = xasprintf("%s/html", c.dir);
