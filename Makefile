@@ -178,6 +178,11 @@ mutants: all
 # built with gcov on the FPU objects, booted on every default setup with
 # every test; tracefiles, HTML and summary.txt go to COVERAGE_DIR.
 COVERAGE_DIR ?= results/coverage
-.PHONY: coverage
+.PHONY: coverage check-coverage
 coverage: deps all
 	$(BUILD)/fpubench test --coverage $(COVERAGE_DIR)
+
+# Its end-to-end test (tests/e2e/coverage.sh): one FSAVE and one FXSAVE
+# setup; one kernel build when cold, so not part of check.
+check-coverage: all
+	tests/e2e/coverage.sh $(BUILD)/fpubench
