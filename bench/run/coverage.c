@@ -113,7 +113,7 @@ struct cov {
 	char *log;		/* lcov's and genhtml's output */
 	char *gcov_tool;
 	char *tree;		/* the tree's real path: the .gcno files name sources by it */
-	struct strbuf notes;	/* setups left out, and why */
+	struct strbuf notes;	/* setups left out or partial, and why */
 };
 
 /* The gcov of the gcc that built the kernel (CONFIG_GCC_VERSION=120200: gcov-12). */
@@ -129,19 +129,18 @@ static int find_gcov(struct cov *c, const struct kernel_build *b)
 	if (!err) {
 		const char *dirs = getenv("PATH") ? getenv("PATH") : "/usr/bin:/bin";
 		long major = strtol(v + strlen("\nCONFIG_GCC_VERSION="), NULL, 10) / 10000;
+		bool found = false;
 
 		c->gcov_tool = xasprintf("gcov-%ld", major);
-		err = error_set(ERR_NOTFOUND, "no '%s' in PATH for the kernel's gcc %ld (apt-get install gcc-%ld)",
-				c->gcov_tool, major, major);
-		for (const char *p = dirs; *p && err; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
+		for (const char *p = dirs; *p && !found; p += strcspn(p, ":") + (p[strcspn(p, ":")] == ':')) {
 			char *candidate = xasprintf("%.*s/%s", (int)strcspn(p, ":"), p, c->gcov_tool);
 
-			if (access(candidate, X_OK) == 0) {
-				error_clear();
-				err = 0;
-			}
+			found = access(candidate, X_OK) == 0;
 			free(candidate);
 		}
+		if (!found)
+			err = error_set(ERR_NOTFOUND, "no '%s' in PATH for the kernel's gcc %ld (apt-get install gcc-%ld)",
+					c->gcov_tool, major, major);
 	}
 	strbuf_release(&config);
 	free(path);
@@ -199,8 +198,7 @@ static int capture(struct cov *c, const struct kernel_build *b, const char *cons
 
 	for (size_t i = 0; i < set->nfiles && !err; i++) {
 		const struct gcda_file *f = &set->files[i];
-		const char *rel = f->path + blen + 1;
-		char *gcno = NULL, *to = NULL, *link = NULL, *parent = NULL;
+		char *gcno, *to, *link, *parent;
 
 		if (strncmp(f->path, b->dir, blen) != 0 || f->path[blen] != '/') {
 			err = error_set(ERR_INPUT, "console '%s': gcda '%s' is not in the build directory '%s'",
@@ -208,7 +206,7 @@ static int capture(struct cov *c, const struct kernel_build *b, const char *cons
 			continue;
 		}
 		gcno = xasprintf("%.*s.gcno", (int)(strlen(f->path) - 5), f->path);
-		to = xasprintf("%s/%s", stage, rel);
+		to = xasprintf("%s/%s", stage, f->path + blen + 1);
 		link = xasprintf("%.*s.gcno", (int)(strlen(to) - 5), to);
 		parent = xstrndup(to, (size_t)(strrchr(to, '/') - to));
 		if (!file_exists(gcno))
@@ -260,7 +258,7 @@ static int cmp_str(const void *a, const void *b)
 /* Leaves the setup out of the figures, saying why on stderr and in the summary. */
 static void leave_out(struct cov *c, const struct cpu_setup *cpu, const char *why)
 {
-	strbuf_addf(&c->notes, "  %s: %s\n", cpu->spec, why);
+	strbuf_addf(&c->notes, "  %s: left out: %s\n", cpu->spec, why);
 	fprintf(stderr, "fpubench: coverage of '%s' left out: %s\n", cpu->spec, why);
 }
 
@@ -276,6 +274,7 @@ static int setup_trace(struct cov *c, const struct matrix *m, size_t si, const c
 	const struct kernel_build *b = NULL;
 	char *slug = matrix_setup_slug(cpu->spec);
 	bool damaged = false;
+	size_t silent = 0;	/* boots that sent nothing */
 	int err = 0;
 
 	for (size_t i = 0; i < m->ncells; i++) {
@@ -298,8 +297,9 @@ static int setup_trace(struct cov *c, const struct matrix *m, size_t si, const c
 		bool truncated;
 
 		if ((err = file_read_capped(path, GUEST_CONSOLE_MAX, &text, &truncated)) == 0 &&
-		    (err = gcda_scan(consoles.v[i], text.buf, text.len, &set)) == 0 && set->sent &&
-		    (err = capture(c, b, consoles.v[i], set, stage, boot_info)) == 0)
+		    (err = gcda_scan(consoles.v[i], text.buf, text.len, &set)) == 0 && !set->sent)
+			silent++;
+		else if (!err && (err = capture(c, b, consoles.v[i], set, stage, boot_info)) == 0)
 			strlist_push(&infos, xstrdup(boot_info));
 		/* A boot whose data is damaged would make the setup's figure a guess. */
 		if (err == ERR_INPUT) {
@@ -314,10 +314,18 @@ static int setup_trace(struct cov *c, const struct matrix *m, size_t si, const c
 		free(stage);
 		free(boot_info);
 	}
-	if (!err && !damaged && !infos.n)
+	if (!err && !damaged && !infos.n) {
 		leave_out(c, cpu, "no boot sent coverage data (see its cells)");
-	else if (!err && !damaged && (err = merge(c, &infos, info)) == 0)
+	} else if (!err && !damaged && (err = merge(c, &infos, info)) == 0) {
+		/* A boot that a test took down sends nothing: what it ran is missing. */
+		if (silent) {
+			strbuf_addf(&c->notes, "  %s: partial: %zu of %zu boots sent no coverage data (see its cells)\n",
+				    cpu->spec, silent, consoles.n);
+			fprintf(stderr, "fpubench: coverage of '%s' is partial: %zu of %zu boots sent no coverage data\n",
+				cpu->spec, silent, consoles.n);
+		}
 		err = 1;
+	}
 	strlist_release(&consoles);
 	strlist_release(&infos);
 	free(slug);
@@ -367,7 +375,7 @@ static int summary(struct cov *c, struct strlist *titles, struct strlist *infos,
 			    "Each table: lines executed / lines with code, functions executed / functions.\n",
 			    b->version, b->variant, b->commit, c->tree);
 		if (c->notes.len)
-			strbuf_addf(&out, "\nSetups left out:\n%s", c->notes.buf);
+			strbuf_addf(&out, "\nSetups left out or partial:\n%s", c->notes.buf);
 		/* The last two are the FSAVE setups' and every setup's. */
 		lcov_summary(&out, named, n - 2, &named[n - 2], &named[n - 1], is_fpu_code);
 		err = file_write_atomic(path, out.buf, out.len);

@@ -19,8 +19,11 @@
  *   html/        genhtml's report of all.info, html/fsave/ of fsave.info;
  *   summary.txt  record/lcov.h's summary.
  * Source paths (SF:) are relative to the kernel tree's top.  A setup whose
- * data did not arrive whole is named on stderr and in summary.txt and
- * left out; no data at all is an error.
+ * data did not arrive whole, or that no boot sent data for, is left out; one
+ * with a boot that sent none (a test took the kernel down, or the time
+ * limit came first) is partial.  Both are named on stderr and in
+ * summary.txt; no FSAVE setup's data at all is an error.  The session
+ * holds one kernel, the coverage variant.
  */
 #ifndef FPUBENCH_COVERAGE_H
 #define FPUBENCH_COVERAGE_H
