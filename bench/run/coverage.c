@@ -10,7 +10,6 @@
 #include "lib/strlist.h"
 #include "lib/xalloc.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
