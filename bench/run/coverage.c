@@ -86,9 +86,15 @@ int coverage_add_kernel(struct session *s, const char *patches, const char *frag
 	char *gcov = xasprintf("%s/" GCOV_FRAGMENT, patches);
 	char *name = xasprintf("%s" VARIANT_SUFFIX, variant), *merged = NULL;
 	git_oid with_gcov;
+	bool fsave = false;
 	int err = 0;
 
-	if (!file_exists(patch))
+	for (size_t i = 0; i < s->nsetups; i++)
+		fsave |= cpu_setup_uses_fsave(&s->setups[i]);
+	/* Checked before the build: the figures are the FSAVE setups'. */
+	if (!fsave)
+		err = error_set(ERR_USAGE, "--coverage needs an FSAVE setup among the --cpu setups");
+	else if (!file_exists(patch))
 		err = error_set(ERR_NOTFOUND, "coverage patch '%s' is missing", patch);
 	else if (!file_exists(gcov))
 		err = error_set(ERR_NOTFOUND, "config fragment '%s' is missing", gcov);

@@ -41,8 +41,9 @@ char *coverage_append(const char *append);
 /*
  * Builds `commit` with the gcov patch and fragment from `patches` on top
  * of `fragment`, as "<variant>-gcov", and adds it to the session.
- * ERR_NOTFOUND for a missing gcov file, ERR_APPLY, ERR_BUILD, and
- * ERR_CONFIG when the kernel dropped CONFIG_GCOV_KERNEL or CONFIG_DEBUG_FS.
+ * ERR_USAGE when none of the session's setups uses FSAVE, ERR_NOTFOUND
+ * for a missing gcov file, ERR_APPLY, ERR_BUILD, and ERR_CONFIG when the
+ * kernel dropped CONFIG_GCOV_KERNEL or CONFIG_DEBUG_FS.
  */
 int coverage_add_kernel(struct session *s, const char *patches, const char *fragment,
 			const char *variant, const git_oid *commit);

@@ -26,6 +26,9 @@ set --
 check "--coverage with --tree is refused" \
 	status_is 129 "$FPUBENCH" test --coverage "$WORK/x" --tree "$ROOT"
 check "the refusal names both options" grep -q "takes --coverage or --tree, not both" "$WORK/err"
+check "--coverage without an FSAVE setup is refused" \
+	status_is 129 "$FPUBENCH" test "$@" --coverage "$WORK/x" --cpu qemu32 --results "$WORK/results"
+check "the refusal says why" grep -q -- "--coverage needs an FSAVE setup" "$WORK/err"
 
 timeout 3000 "$FPUBENCH" test "$@" --coverage "$WORK/cov" --results "$WORK/results" \
 	--cpu 486 --cpu pentium3 >"$WORK/test.out" 2>"$WORK/test.err"
