@@ -10,6 +10,7 @@
 #include "lib/strlist.h"
 #include "lib/xalloc.h"
 
+#include <dirent.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -392,6 +393,43 @@ static int summary(struct cov *c, struct strlist *titles, struct strlist *infos,
 	return err;
 }
 
+/*
+ * What an earlier run left in DIR: its tracefiles, data/, html/, the
+ * summary and the log.  A tracefile of a setup this run does not boot
+ * would pass for one of this run's.
+ */
+static int clear_dir(struct cov *c)
+{
+	char *data = xasprintf("%s/data", c->dir), *html = xasprintf("%s/html", c->dir);
+	char *summary = xasprintf("%s/summary.txt", c->dir);
+	const char *rm[] = { "rm", "-rf", data, html, summary, c->log, NULL };
+	DIR *d = opendir(c->dir);
+	struct dirent *e;
+	int err = 0;
+
+	if (!d)
+		err = error_set_errno(ERR_GENERIC, "cannot read directory '%s'", c->dir);
+	while (!err && (e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char *path;
+
+		if (n <= 5 || strcmp(e->d_name + n - 5, ".info") != 0)
+			continue;
+		path = xasprintf("%s/%s", c->dir, e->d_name);
+		if (unlink(path) < 0)
+			err = error_set_errno(ERR_GENERIC, "cannot remove '%s'", path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+	if (!err && spawn_run(rm, NULL, NULL, NULL) != 0)
+		err = error_set(ERR_GENERIC, "cannot clear '%s'", c->dir);
+	free(data);
+	free(html);
+	free(summary);
+	return err;
+}
+
 int coverage_write(const struct session *s, const struct matrix *m, const char *dir)
 {
 	struct cov c = { .s = s, .dir = path_absolute(dir), .notes = STRBUF_INIT };
@@ -409,7 +447,8 @@ int coverage_write(const struct session *s, const struct matrix *m, const char *
 	c.tree = xstrdup(real);
 	if ((err = dir_create(c.dir, ERR_GENERIC)) < 0 || (err = find_gcov(&c, s->builds[0])) < 0)
 		goto out;
-	unlink(c.log);
+	if ((err = clear_dir(&c)) < 0)
+		goto out;
 	for (size_t i = 0; i < s->nsetups && err >= 0; i++) {
 		char *slug = matrix_setup_slug(s->setups[i].spec);
 		char *info = xasprintf("%s/%s.info", c.dir, slug);

@@ -18,6 +18,8 @@
  *   fsave.info   the FSAVE setups merged; all.info every setup;
  *   html/        genhtml's report of all.info, html/fsave/ of fsave.info;
  *   summary.txt  record/lcov.h's summary.
+ * What an earlier run left there under these names (every *.info) is
+ * removed first.
  * Source paths (SF:) are relative to the kernel tree's top.  A setup whose
  * data did not arrive whole, or that no boot sent data for, is left out; one
  * with a boot that sent none (a test took the kernel down, or the time
