@@ -400,11 +400,6 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	if ((err = results_write(s->run_dir, &run, m)) < 0)
 		goto out;
 	results_print_matrix(stdout, m);
-	if (o->coverage && !m->interrupted) {
-		if ((err = coverage_write(s, m, o->coverage)) < 0)
-			goto out;
-		printf("coverage: %s/summary.txt, %s/html/index.html\n", o->coverage, o->coverage);
-	}
 	if (rec && (err = record_finish(rec, &run, m, &new_failures)) < 0)
 		goto out;
 	if (m->interrupted) {
@@ -413,6 +408,12 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	}
 	if ((err = session_mark_latest(s)) < 0)
 		goto out;
+	/* After the run is complete and latest: a failure here costs only the coverage. */
+	if (o->coverage) {
+		if ((err = coverage_write(s, m, o->coverage)) < 0)
+			goto out;
+		printf("coverage: %s/summary.txt, %s/html/index.html\n", o->coverage, o->coverage);
+	}
 	if (tree && tree->source == CONF_TREE_GIT && new_failures && o->bisect != CONF_NO) {
 		struct nightly_bisect nb = {
 			.s = s, .rec = rec, .run = &run, .m = m, .repo = tree->repo,
