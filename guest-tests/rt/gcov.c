@@ -13,6 +13,9 @@
 #define GCOV_PATH_MAX 200	/* fits one KTAP line with its keyword */
 #define GCOV_LINE_BYTES 64	/* bytes of data a line: 128 hex digits */
 #define GCOV_DEPTH_MAX 24	/* directories deep: the build directory's path and the kernel's */
+/* syslog(2)'s SYSLOG_ACTION_CONSOLE_LEVEL, and the level that still prints KERN_EMERG and KERN_ALERT. */
+#define GCOV_SYSLOG_CONSOLE_LEVEL 8
+#define GCOV_CONSOLE_LEVEL 2
 
 /* What getdents64 returns, and DT_DIR and DT_REG: only libc's dirent.h names them. */
 struct gcov_dirent64 {
@@ -158,7 +161,15 @@ static void gcov_walk(struct gcov_sender *s, long len, int depth)
 void gcov_send(const struct ktap *top)
 {
 	struct gcov_sender s = { .top = top };
-	long err = sys_mkdir(GCOV_MOUNT, 0700);
+	long err;
+
+	/*
+	 * A printk in the middle of a data line would damage the file: only
+	 * crash headers and "reboot: Restarting system" may reach the console
+	 * now.  Without it the host may refuse a file; nothing worse.
+	 */
+	sys_call3(__NR_syslog, GCOV_SYSLOG_CONSOLE_LEVEL, 0, GCOV_CONSOLE_LEVEL);
+	err = sys_mkdir(GCOV_MOUNT, 0700);
 
 	if (err < 0 && err != -EEXIST)
 		ktap_diag(top, "fpubench: gcda-error cannot create " GCOV_MOUNT " (error %ld)", err);
