@@ -5,7 +5,7 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c
+PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c zlib
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -I. -Ibench
@@ -220,6 +220,7 @@ seeds_fuzz_link      := tests/fixtures/provenance
 seeds_fuzz_subject   := tests/fixtures/provenance
 seeds_fuzz_conf      := tests/fixtures/conf
 seeds_fuzz_ktap      := tests/fixtures/console
+seeds_fuzz_gcda      := tests/fixtures/gcda
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -256,3 +257,16 @@ clean:
 .PHONY: mutants
 mutants: all
 	scripts/mutants.sh $(BUILD)/fpubench
+
+# Line coverage of the kernel's FPU code (bench/run/coverage.h): "patched"
+# built with gcov on the FPU objects, booted on every default setup with
+# every test; tracefiles, HTML and summary.txt go to COVERAGE_DIR.
+COVERAGE_DIR ?= results/coverage
+.PHONY: coverage check-coverage
+coverage: deps all
+	$(BUILD)/fpubench test --coverage $(COVERAGE_DIR)
+
+# Its end-to-end test (tests/e2e/coverage.sh): one FSAVE and one FXSAVE
+# setup; one kernel build when cold, so not part of check.
+check-coverage: all
+	tests/e2e/coverage.sh $(BUILD)/fpubench

@@ -272,7 +272,7 @@ struct worker {
 	size_t host;
 };
 
-static char *setup_slug(const char *spec)
+char *matrix_setup_slug(const char *spec)
 {
 	char *s = xstrdup(spec);
 
@@ -364,7 +364,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		      int *resume)
 {
 	const struct matrix_options *o = r->opts;
-	char *slug = setup_slug(g->cpu->spec);
+	char *slug = matrix_setup_slug(g->cpu->spec);
 	char *console_rel = xasprintf("console/%s-%s-%d.%d.log", g->kernel->variant, slug, o->round,
 				      boot);
 	char *console = xasprintf("%s/%s", o->run_dir, console_rel);

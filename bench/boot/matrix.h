@@ -129,4 +129,7 @@ int matrix_cells_from_report(const struct console_report *r, enum matrix_boot_en
 
 void matrix_cell_release(struct matrix_cell *c);
 
+/* The setup as console logs name it: "pentium2,-fxsr" is "pentium2_-fxsr" (caller frees). */
+char *matrix_setup_slug(const char *spec);
+
 #endif

@@ -11,6 +11,7 @@
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "record/results.h"
+#include "run/coverage.h"
 #include "run/record.h"
 
 #include <stdio.h>
@@ -302,8 +303,12 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 						     o->patch_files.v[i], &commit)) < 0)
 				goto out;
 		}
-		err = session_add_kernel(s, o->patch_files.n ? "test" : CMD_TEST_VARIANT, &commit,
-					 fragment);
+		if (o->coverage)
+			err = coverage_add_kernel(s, o->patches, fragment,
+						  o->patch_files.n ? "test" : CMD_TEST_VARIANT, &commit);
+		else
+			err = session_add_kernel(s, o->patch_files.n ? "test" : CMD_TEST_VARIANT,
+						 &commit, fragment);
 		goto out;
 	}
 
@@ -460,6 +465,12 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	}
 	if ((err = session_mark_latest(s)) < 0)
 		goto out;
+	/* After the run is complete and latest: a failure here costs only the coverage. */
+	if (o->coverage) {
+		if ((err = coverage_write(s, m, o->coverage)) < 0)
+			goto out;
+		printf("coverage: %s/summary.txt, %s/html/index.html\n", o->coverage, o->coverage);
+	}
 	if (tree && tree->source == CONF_TREE_GIT && new_failures && o->bisect != CONF_NO) {
 		struct nightly_bisect nb = {
 			.s = s, .rec = rec, .run = &run, .m = m, .repo = tree->repo,

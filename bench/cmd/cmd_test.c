@@ -4,6 +4,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
+#include "run/coverage.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,11 +67,14 @@ static int patch_from_stdin(char **path)
 int cmd_test(struct options *o)
 {
 	struct session s = { 0 };
-	char *stdin_patch = NULL;
+	char *stdin_patch = NULL, *append = NULL;
 	int err;
 
 	if (o->tree && o->patch_files.n)
 		return error_set(ERR_USAGE, "'test' takes --patch or --tree, not both");
+	/* The gcov patch goes on top of the series: a tree as it is has none. */
+	if (o->tree && o->coverage)
+		return error_set(ERR_USAGE, "'test' takes --coverage or --tree, not both");
 	if ((err = cmd_prepare(o, NULL)) < 0)
 		return err;
 	if (o->list)
@@ -85,10 +89,13 @@ int cmd_test(struct options *o)
 		o->stdin_patch = stdin_patch;
 	}
 	s.cfg = cmd_session_config(o, NULL);
+	if (o->coverage)
+		s.cfg.append = append = coverage_append(o->append);
 	err = cmd_matrix(&s, o, NULL);
 	session_release(&s);
 	if (stdin_patch)
 		unlink(stdin_patch);
 	free(stdin_patch);
+	free(append);
 	return err;
 }

@@ -51,6 +51,9 @@ static const struct opt opt_table[] = {
 	  "diff -u at -p1; - reads standard input); repeatable, in order" },
 	{ "tree", 0, "DIR", CMD_TEST, OPT_STRING, FIELD(tree), 0, 0,
 	  "build the kernel tree DIR as it is checked out, no series (for git bisect run)" },
+	{ "coverage", 0, "DIR", CMD_TEST, OPT_STRING, FIELD(coverage), 0, 0,
+	  "build the kernel with gcov on its FPU code as a variant of its own and write the "
+	  "lines each setup runs to DIR: lcov tracefiles, HTML and summary.txt" },
 	{ "list", 0, NULL, CMD_TEST | CMD_PROVENANCE, OPT_FLAG, FIELD(list), 0, 0,
 	  "test: list the guest tests and the commits each guards; provenance: list the "
 	  "messages the archives hold" },

@@ -64,6 +64,7 @@ struct options {
 	const char *append;	/* kernel parameters for every setup */
 	const char *json;	/* console, provenance: FILE, or "-" for stdout */
 	const char *stdin_patch;	/* test: where `--patch -` was copied (cmd_patch_path()) */
+	const char *coverage;	/* test: the coverage output directory, or NULL */
 	long jobs;
 	long guests;		/* per host, when --jobs or the config says; else 0 */
 	long last;

@@ -198,6 +198,12 @@ static inline long sys_mkdir(const char *path, int mode)
 	return sys_call3(__NR_mkdir, (long)path, mode, 0);
 }
 
+/* Fills buf with the kernel's struct linux_dirent64 records.  Bytes filled, 0 at the end. */
+static inline long sys_getdents64(int fd, void *buf, size_t len)
+{
+	return sys_call3(__NR_getdents64, fd, (long)buf, (long)len);
+}
+
 static inline long sys_rmdir(const char *path)
 {
 	return sys_call3(__NR_rmdir, (long)path, 0, 0);

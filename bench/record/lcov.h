@@ -1,0 +1,60 @@
+/*
+ * lcov: reads lcov tracefiles (geninfo(1)'s format: SF, FN, FNDA, FNF, FNH,
+ * DA, LF, LH, end_of_record) and writes the text summary of a coverage
+ * run: lines and functions executed per file for each setup, for the FSAVE
+ * setups together and for all setups, then the lines that only the FXSAVE
+ * setups reach and the lines no setup reaches.
+ *
+ * Pure, for unit tests; lcov(1) itself writes and merges the tracefiles
+ * (the coverage module runs it).  A struct lcov_trace owns everything in
+ * it; lcov_trace_free().
+ */
+#ifndef FPUBENCH_LCOV_H
+#define FPUBENCH_LCOV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct strbuf;
+
+struct lcov_line {
+	long line;
+	long long hits;
+};
+
+struct lcov_file {
+	char *path;		/* SF: as written */
+	struct lcov_line *lines;	/* DA: in the order written */
+	size_t nlines;
+	long functions;		/* FN: lines */
+	long functions_hit;	/* FNDA: lines with a count above 0 */
+};
+
+struct lcov_trace {
+	struct lcov_file *files;
+	size_t nfiles;
+};
+
+/* 0 and *out, or ERR_INPUT naming `name` and the line that is not lcov's. */
+int lcov_parse(const char *name, const char *text, struct lcov_trace **out);
+
+void lcov_trace_free(struct lcov_trace *t);
+
+/* A tracefile with its title in the summary ("486 (FSAVE)"). */
+struct lcov_named {
+	const char *title;
+	const struct lcov_trace *trace;
+};
+
+/*
+ * Appends the summary to out: a table per trace of `traces` (each setup),
+ * then of `fsave` and `all`, each file's lines and functions executed;
+ * then, per file, the line numbers executed in `all` but not in `fsave`,
+ * and those executed nowhere.  Files whose path `is_fpu_code` rejects are
+ * summed into one row, "(other inlined code)", and left out of the lists.
+ */
+void lcov_summary(struct strbuf *out, const struct lcov_named *traces, size_t ntraces,
+		  const struct lcov_named *fsave, const struct lcov_named *all,
+		  bool (*is_fpu_code)(const char *path));
+
+#endif
