@@ -673,7 +673,7 @@ int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out)
 	int err = 0;
 
 	if (git_repository_open_ext(&repo, repo_dir, 0, NULL) < 0)
-		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
+		return error_set(ERR_INPUT, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
 	if (git_revparse_single(&obj, repo, rev) < 0 ||
 	    git_object_peel((git_object **)&obj, obj, GIT_OBJECT_COMMIT) < 0)
 		err = error_set(ERR_USAGE, "unknown revision '%s' in '%s'", rev, repo_dir);
@@ -779,7 +779,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	abs_repo = path_absolute(repo_dir);
 	/* Theirs first: a --repo that is no repository is refused before anything is made. */
 	if (git_repository_open_ext(&theirs, repo_dir, 0, NULL) < 0) {
-		err = error_set(ERR_USAGE, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
+		err = error_set(ERR_INPUT, "'%s' is not a git repository: %s", repo_dir, gitutil_error());
 		goto out;
 	}
 	objects = xasprintf("%sobjects", git_repository_commondir(theirs));

@@ -79,7 +79,7 @@ void kernel_tree_unlock(struct kernel_tree *t);
  * holds the commit id, so only the same content reuses one.  A tree of
  * the cache is the bench's already and is used in place, so its builds
  * seed the bisection's.  Revisions are resolved in `repo_dir` itself with
- * kernel_tree_resolve().  ERR_USAGE names `repo_dir` when it is no git
+ * kernel_tree_resolve().  ERR_INPUT names `repo_dir` when it is no git
  * repository, before anything is made.
  */
 int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const char *repo_dir);
@@ -90,7 +90,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
  */
 int kernel_tree_open_dir(struct kernel_tree **out, const char *cache, const char *dir);
 
-/* Resolves a revision of the repository at repo_dir (ERR_USAGE naming it). */
+/* Resolves a revision of the repository at repo_dir: ERR_INPUT when it is no repository, ERR_USAGE for an unknown revision. */
 int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out);
 
 void kernel_tree_free(struct kernel_tree *t);

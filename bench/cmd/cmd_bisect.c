@@ -319,7 +319,7 @@ static int check_ends(const struct options *o, const git_oid *good, const git_oi
 	int err;
 
 	if (git_repository_open_ext(&repo, o->repo, 0, NULL) < 0)
-		return error_set(ERR_USAGE, "'%s' is not a git repository: %s", o->repo,
+		return error_set(ERR_INPUT, "'%s' is not a git repository: %s", o->repo,
 				 gitutil_error());
 	err = bisect_check_ends(repo, good, o->good, bad, o->bad, o->fixed);
 	git_repository_free(repo);

@@ -250,6 +250,9 @@ check "its bisect.log replays in git with the terms it was started with" sh -c "
 	test \"\$(git rev-parse refs/bisect/fixed)\" = '$FIX'; status=\$?; git bisect reset >/dev/null 2>&1; exit \$status"
 check "bisect with an unknown revision exits 129" \
 	status_is 129 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
+check "a --repo that is no repository is bad input for bisect and provenance alike (128)" \
+	sh -c "'$FPUBENCH' bisect --repo /nonexistent --good a --bad b 2>/dev/null; [ \$? = 128 ] &&
+	{ '$FPUBENCH' provenance --repo /nonexistent HEAD 2>/dev/null; [ \$? = 128 ]; }"
 check "the error names the revision" grep -q "unknown revision 'no-such-rev'" "$WORK/err"
 
 echo "# e2e: a nightly run over a git tree whose newest commit breaks a test bisects it"
