@@ -202,7 +202,7 @@ static void test_repository_gone(void **state)
 	check_reads(fx, &one, "one\n", false);
 	const char *rm[] = { "rm", "-rf", fx->repo, NULL };
 	assert_int_equal(spawn_run(rm, NULL, NULL, NULL), 0);
-	assert_int_equal(kernel_tree_open_repo(&t, fx->cache, fx->repo), ERR_USAGE);
+	assert_int_equal(kernel_tree_open_repo(&t, fx->cache, fx->repo), ERR_INPUT);
 	assert_non_null(strstr(error_last(), fx->repo));
 	error_clear();
 }
