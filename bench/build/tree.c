@@ -1,5 +1,7 @@
 #include "tree.h"
 
+#include "cache_lock.h"
+#include "tarball.h"
 #include "kbuild.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -21,297 +23,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define BASE_REF "refs/fpubench/base"
-
-/* " (held by pid N)" from the lock file, or "" while the holder has not written it yet. */
-static char *lock_holder(int fd)
-{
-	char buf[24];
-	ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
-	long pid;
-
-	if (n <= 0)
-		return xstrdup("");
-	buf[n] = '\0';
-	pid = strtol(buf, NULL, 10);
-	return pid > 0 ? xasprintf(" (held by pid %ld)", pid) : xstrdup("");
-}
-
-/*
- * Another bench may hold the cache for a whole run: wait for it, saying so
- * once.  main()'s handlers are installed without SA_RESTART, so SIGINT and
- * SIGTERM end the wait with EINTR.
- */
-static int cache_lock(struct kernel_tree *t)
-{
-	char *path = xasprintf("%s/lock", t->cache);
-	int err = 0;
-
-	t->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, KERNEL_CACHE_FILE_MODE);
-	if (t->lock_fd < 0) {
-		err = error_set_errno(ERR_CACHE, "cache directory '%s' is not writable", t->cache);
-		goto out;
-	}
-	if (flock(t->lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		char *holder = lock_holder(t->lock_fd);
-
-		notice("waiting for the cache lock on '%s'%s", path, holder);
-		free(holder);
-		if (flock(t->lock_fd, LOCK_EX) < 0) {
-			err = errno == EINTR
-				? error_set(ERR_INTERRUPTED, "interrupted while waiting for the cache lock on '%s'", path)
-				: error_set_errno(ERR_CACHE, "cannot lock '%s'", path);
-			goto out;
-		}
-	}
-	/* The pid only names the holder to a waiter: the lock holds without it, so no error. */
-	if (ftruncate(t->lock_fd, 0) == 0)
-		dprintf(t->lock_fd, "%ld\n", (long)getpid());
-out:
-	free(path);
-	return err;
-}
-
-/* "= value" after a Makefile variable's name at the start of a line, trimmed; NULL if not that line. */
-static const char *makefile_value(const char *line, const char *eol, const char *name, size_t *len)
-{
-	size_t n = strlen(name);
-	const char *p = line + n;
-
-	if ((size_t)(eol - line) < n || memcmp(line, name, n) != 0)
-		return NULL;
-	while (p < eol && (*p == ' ' || *p == '\t'))
-		p++;
-	if (p == eol || *p++ != '=')
-		return NULL;
-	while (p < eol && (*p == ' ' || *p == '\t'))
-		p++;
-	while (eol > p && (eol[-1] == ' ' || eol[-1] == '\t' || eol[-1] == '\r'))
-		eol--;
-	*len = (size_t)(eol - p);
-	return p;
-}
-
-static bool all_of(const char *s, size_t len, const char *set)
-{
-	for (size_t i = 0; i < len; i++)
-		if (!s[i] || !strchr(set, s[i]))
-			return false;
-	return true;
-}
-
-int kernel_version_parse(const char *name, const char *makefile, size_t len, char *out,
-			 size_t size)
-{
-	static const char *const keys[] = { "VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION" };
-	static const char digits[] = "0123456789";
-	const char *value[4] = { NULL };
-	size_t vlen[4] = { 0 };
-
-	for (const char *p = makefile, *end = makefile + len; p < end; ) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *eol = nl ? nl : end;
-
-		for (size_t k = 0; k < 4; k++)
-			if (!value[k])
-				value[k] = makefile_value(p, eol, keys[k], &vlen[k]);
-		p = nl ? nl + 1 : end;
-	}
-	/* As the Makefile's KERNELVERSION: the EXTRAVERSION is "-rc3" and the like. */
-	if (!value[0] || !value[1] || !value[2] || !vlen[0] || !vlen[1] || !vlen[2] ||
-	    vlen[0] > 4 || vlen[1] > 4 || vlen[2] > 6 || vlen[3] > 32 ||
-	    !all_of(value[0], vlen[0], digits) || !all_of(value[1], vlen[1], digits) ||
-	    !all_of(value[2], vlen[2], digits) ||
-	    !all_of(value[3] ? value[3] : "", vlen[3], "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_+~"))
-		return error_set(ERR_INPUT, "'%s' is not a kernel tree: its Makefile gives no VERSION, PATCHLEVEL and SUBLEVEL",
-				 name);
-	snprintf(out, size, "%.*s.%.*s.%.*s%.*s", (int)vlen[0], value[0], (int)vlen[1], value[1],
-		 (int)vlen[2], value[2], (int)vlen[3], value[3] ? value[3] : "");
-	return 0;
-}
-
-int kernel_version_check(const char *what, const char *version)
-{
-	int major = 0, minor = 0;
-
-	if (sscanf(version, "%d.%d", &major, &minor) != 2 ||
-	    major < TREE_OLDEST_MAJOR || (major == TREE_OLDEST_MAJOR && minor < TREE_OLDEST_MINOR))
-		return error_set(ERR_INPUT, "kernel tree '%s' is Linux %s, older than %d.%d, the oldest fpubench builds",
-				 what, version, TREE_OLDEST_MAJOR, TREE_OLDEST_MINOR);
-	return 0;
-}
-
-/* nftw() takes no user pointer, hence the walk's state in statics. */
-static git_index *walk_index;
-static size_t walk_root_len;
-static int walk_error;
-
-static int walk_add(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	(void)st;
-	(void)ftw;
-	if (type == FTW_D && strcmp(path + walk_root_len, "/.git") == 0)
-		return FTW_SKIP_SUBTREE;
-	if (type != FTW_F && type != FTW_SL)
-		return FTW_CONTINUE;
-	if (git_index_add_bypath(walk_index, path + walk_root_len + 1) < 0) {
-		walk_error = error_set(ERR_GENERIC, "cannot add '%s' to the tree: %s", path,
-				       gitutil_error());
-		return FTW_STOP;
-	}
-	return FTW_CONTINUE;
-}
-
-/*
- * The pristine tree becomes the root commit.  Files are added one by one:
- * the tarball holds files the kernel's .gitignore names, and libgit2's
- * forced git_index_add_all() trips over that .gitignore.
- */
-static int tree_commit_pristine(git_repository *repo, const char *root, const char *tarball,
-				const char *version, git_oid *out)
-{
-	git_index *index = NULL;
-	git_tree *tree = NULL;
-	git_signature *sig = NULL;
-	git_oid tree_oid;
-	char *message = xasprintf("Linux %s, as extracted from %s\n", version, tarball);
-	int err = ERR_GENERIC;
-
-	if (git_repository_index(&index, repo) < 0)
-		goto git_fail;
-	walk_index = index;
-	walk_root_len = strlen(root);
-	walk_error = 0;
-	if (nftw(root, walk_add, 64, FTW_PHYS | FTW_ACTIONRETVAL) != 0) {
-		err = walk_error ? walk_error
-				 : error_set_errno(ERR_GENERIC, "cannot walk '%s'", root);
-		goto out;
-	}
-	if (git_index_write(index) < 0 || git_index_write_tree(&tree_oid, index) < 0 ||
-	    git_tree_lookup(&tree, repo, &tree_oid) < 0 ||
-	    git_signature_new(&sig, TREE_COMMITTER_NAME, TREE_COMMITTER_EMAIL, 0, 0) < 0 ||
-	    git_commit_create(out, repo, "HEAD", sig, sig, NULL, message, tree, 0, NULL) < 0)
-		goto git_fail;
-	err = 0;
-	goto out;
-git_fail:
-	err = error_set(ERR_GENERIC, "cannot commit the pristine tree: %s", gitutil_error());
-out:
-	free(message);
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_index_free(index);
-	return err;
-}
-
-/* tar's option for the tarball's compression, by its name. */
-static const char *tar_filter(const char *tarball)
-{
-	static const struct {
-		const char *suffix;
-		const char *option;
-	} filters[] = {
-		{ ".xz", "--xz" }, { ".gz", "--gzip" }, { ".tgz", "--gzip" },
-		{ ".bz2", "--bzip2" }, { ".zst", "--zstd" },
-	};
-	size_t len = strlen(tarball);
-
-	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
-		size_t n = strlen(filters[i].suffix);
-		if (len >= n && strcmp(tarball + len - n, filters[i].suffix) == 0)
-			return filters[i].option;
-	}
-	return "--no-auto-compress";
-}
-
-struct extract_progress {
-	int fd;
-	struct stat st;
-	struct progress progress;
-};
-
-static void extract_tick(void *arg)
-{
-	struct extract_progress *xp = arg;
-	off_t at = lseek(xp->fd, 0, SEEK_CUR);
-	double done = xp->st.st_size > 0 && at > 0 ? (double)at / (double)xp->st.st_size : 0;
-
-	progress_update(&xp->progress, done, "%.0f %% of %lld MB", 100 * done,
-			(long long)(xp->st.st_size >> 20));
-}
-
-/*
- * Extracts into a temporary directory and renames it, so a killed or failed
- * run (a full disk) leaves no half tree under the tree's name.
- */
-static int tree_create(struct kernel_tree *t, const char *tarball)
-{
-	char *tmp = xasprintf("%s.tmp", t->path);
-	char *log = xasprintf("%s/extract.log", t->cache);
-	const char *rm_argv[] = { "rm", "-rf", tmp, NULL };
-	/*
-	 * tar reads the tarball from our descriptor, whose offset says how far
-	 * it got; from stdin it cannot guess the compression, so it is told.
-	 */
-	const char *tar_argv[] = { "tar", "-x", tar_filter(tarball), "-f", "-", "-C", tmp,
-				   "--strip-components=1", NULL };
-	struct extract_progress xp = { .fd = -1 };
-	git_repository *repo = NULL;
-	git_oid base;
-	int err;
-
-	notice("extracting %s into %s", tarball, t->path);
-	unlink(log);
-	if ((err = spawn_run(rm_argv, NULL, NULL, NULL)) != 0 ||
-	    (err = dir_create_mode(tmp, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
-		goto fail;
-	if ((xp.fd = open(tarball, O_RDONLY | O_CLOEXEC)) < 0 || fstat(xp.fd, &xp.st) < 0) {
-		err = error_set_errno(ERR_NOTFOUND, "cannot read kernel tarball '%s'", tarball);
-		goto fail;
-	}
-	progress_init(&xp.progress, stderr, "extracting");
-	struct spawn_watch watch = { .stdin_fd = xp.fd, .tick = extract_tick, .arg = &xp };
-	err = spawn_run_watched(tar_argv, NULL, log, NULL, &watch);
-	progress_end(&xp.progress);
-	close(xp.fd);
-	xp.fd = -1;
-	if (err != 0) {
-		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'%s; see '%s'", tarball, tmp,
-				kernel_full_note(tmp), log);
-		kernel_print_log_tail(log);
-		goto fail;
-	}
-	if (git_repository_init(&repo, tmp, 0) < 0) {
-		err = error_set(ERR_GENERIC, "cannot create a repository in '%s': %s", tmp, gitutil_error());
-		goto fail;
-	}
-	if ((err = tree_commit_pristine(repo, tmp, tarball, t->version, &base)) < 0)
-		goto fail;
-	/* Written last: tree_verify() takes the ref for the sign of a complete tree. */
-	git_reference *ref = NULL;
-	if (git_reference_create(&ref, repo, BASE_REF, &base, 1, "fpubench: pristine tree") < 0) {
-		err = error_set(ERR_GENERIC, "cannot create '%s': %s", BASE_REF, gitutil_error());
-		goto fail;
-	}
-	git_reference_free(ref);
-	git_repository_free(repo);
-	repo = NULL;
-	if (rename(tmp, t->path) < 0) {
-		err = error_set_errno(ERR_CACHE, "cannot rename '%s' to '%s'", tmp, t->path);
-		goto fail;
-	}
-	goto out;
-fail:
-	if (xp.fd >= 0)
-		close(xp.fd);
-	git_repository_free(repo);
-	spawn_run(rm_argv, NULL, NULL, NULL);
-	if (err > 0)
-		err = error_set(ERR_GENERIC, "cannot clear '%s'", tmp);
-out:
-	free(tmp);
-	free(log);
-	return err;
-}
 
 /*
  * A tree is complete when its base ref names a readable commit and tree:
@@ -324,7 +35,7 @@ static int tree_verify(struct kernel_tree *t)
 	int err = 0;
 
 	if (git_repository_open(&t->repo, t->path) < 0 ||
-	    git_reference_name_to_id(&t->base, t->repo, BASE_REF) < 0 ||
+	    git_reference_name_to_id(&t->base, t->repo, TREE_BASE_REF) < 0 ||
 	    git_commit_lookup(&base, t->repo, &t->base) < 0 || git_commit_tree(&tree, base) < 0) {
 		err = error_set(ERR_CACHE, "kernel tree '%s' is damaged (%s)", t->path, gitutil_error());
 		git_repository_free(t->repo);
@@ -362,7 +73,7 @@ static int tree_new(struct kernel_tree **out, const char *cache, char *path)
 	t->cache = path_absolute(cache);
 	t->path = path;
 	if ((err = dir_create_mode(t->cache, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
-	    (err = cache_lock(t)) < 0) {
+	    (err = cache_lock(t->cache, &t->lock_fd)) < 0) {
 		kernel_tree_free(t);
 		return err;
 	}
@@ -383,15 +94,6 @@ static void tree_forget_index_lock(const struct kernel_tree *t)
 	if (unlink(lock) == 0)
 		notice("removed '%s', which a killed fpubench left", lock);
 	free(lock);
-}
-
-/* A short stable name for a path, for cache entries named after it. */
-static void path_key(const char *path, char *hex, size_t size)
-{
-	git_oid key;
-
-	git_odb_hash(&key, path, strlen(path), GIT_OBJECT_BLOB);
-	git_oid_tostr(hex, size, &key);
 }
 
 int kernel_tree_read_file(const struct kernel_tree *t, const git_oid *commit, const char *path,
@@ -456,66 +158,6 @@ out:
 	strbuf_release(&text);
 	strbuf_release(&kconfig);
 	free(what);
-	return err;
-}
-
-/*
- * The tarball's version: remembered by its path, size and mtime in
- * <cache>/trees/tarballs, else read from its top Makefile, which tar
- * reaches after the Documentation (1.3 s for 6.12, against 12 s to
- * extract it all).
- */
-static int tarball_version(const struct kernel_tree *t, const char *tarball, char **out)
-{
-	char *abs = path_absolute(tarball), hex[17];
-	char *dir = xasprintf("%s/trees/tarballs", t->cache), *memo, *stamp, *tmp;
-	const char *tar_argv[] = { "tar", "-x", tar_filter(tarball), "-O", "-f", abs, "--wildcards",
-				   "--no-wildcards-match-slash", "--occurrence=1", "*/Makefile", NULL };
-	struct strbuf text = STRBUF_INIT;
-	struct stat st;
-	int err;
-
-	path_key(abs, hex, sizeof(hex));
-	memo = xasprintf("%s/%s", dir, hex);
-	tmp = xasprintf("%s.makefile", memo);
-	if (stat(abs, &st) < 0) {
-		err = error_set_errno(ERR_NOTFOUND, "cannot read kernel tarball '%s'", tarball);
-		stamp = NULL;
-		goto out;
-	}
-	stamp = xasprintf("%lld %lld.%09ld ", (long long)st.st_size, (long long)st.st_mtim.tv_sec,
-			  st.st_mtim.tv_nsec);
-	if (file_read(memo, &text) == 0 && strncmp(text.buf, stamp, strlen(stamp)) == 0 &&
-	    text.len > strlen(stamp) + 1 && text.buf[text.len - 1] == '\n') {
-		*out = xstrndup(text.buf + strlen(stamp), text.len - strlen(stamp) - 1);
-		err = 0;
-		goto out;
-	}
-	error_clear();
-	strbuf_reset(&text);
-	unlink(tmp);
-	if ((err = dir_create_mode(dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0)
-		goto out;
-	if (spawn_run(tar_argv, NULL, tmp, NULL) != 0 || file_read(tmp, &text) < 0) {
-		err = error_set(ERR_INPUT, "kernel tarball '%s' has no top Makefile: not a kernel tarball, or a damaged one",
-				tarball);
-		goto out;
-	}
-	char version[64];
-	if ((err = kernel_version_parse(tarball, text.buf, text.len, version, sizeof(version))) < 0)
-		goto out;
-	strbuf_reset(&text);
-	strbuf_addf(&text, "%s%s\n", stamp, version);
-	if ((err = file_write_atomic_mode(memo, text.buf, text.len, KERNEL_CACHE_FILE_MODE)) == 0)
-		*out = xstrdup(version);
-out:
-	unlink(tmp);
-	strbuf_release(&text);
-	free(abs);
-	free(dir);
-	free(memo);
-	free(stamp);
-	free(tmp);
 	return err;
 }
 
@@ -609,10 +251,8 @@ out:
 
 void kernel_tree_unlock(struct kernel_tree *t)
 {
-	if (t && t->lock_fd >= 0) {
-		close(t->lock_fd);	/* which drops the flock */
-		t->lock_fd = -1;
-	}
+	if (t)
+		cache_unlock(&t->lock_fd);
 }
 
 int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *tarball)
@@ -654,7 +294,7 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
 	char *trees = xasprintf("%s/trees", t->cache);
 	err = dir_create_mode(trees, KERNEL_CACHE_DIR_MODE, ERR_CACHE);
 	free(trees);
-	if (!err && (err = tree_create(t, tarball)) == 0 && (err = tree_verify(t)) == 0)
+	if (!err && (err = tarball_extract(t, tarball)) == 0 && (err = tree_verify(t)) == 0)
 		err = tree_check_base(t, tarball);
 out:
 	free(damage);
@@ -784,7 +424,7 @@ int kernel_tree_open_repo(struct kernel_tree **out, const char *cache, const cha
 	}
 	objects = xasprintf("%sobjects", git_repository_commondir(theirs));
 	/* One work tree per repository path, so bisections of one repository share builds. */
-	path_key(abs_repo, hex, sizeof(hex));
+	gitutil_path_key(abs_repo, hex, sizeof(hex));
 	if ((err = tree_new(&t, cache, xasprintf("%s/worktrees/%s", abs_cache, hex))) < 0)
 		goto out;
 	t->key = xasprintf("git-%s", hex);
@@ -824,7 +464,7 @@ int kernel_tree_open_dir(struct kernel_tree **out, const char *cache, const char
 		free(path);
 		return err;
 	}
-	path_key(path, hex, sizeof(hex));
+	gitutil_path_key(path, hex, sizeof(hex));
 	if ((err = tree_new(&t, cache, path)) < 0)
 		return err;
 	t->key = xasprintf("dir-%s", hex);
@@ -841,8 +481,7 @@ void kernel_tree_free(struct kernel_tree *t)
 	if (!t)
 		return;
 	git_repository_free(t->repo);
-	if (t->lock_fd >= 0)
-		close(t->lock_fd);
+	cache_unlock(&t->lock_fd);
 	free(t->cache);
 	free(t->path);
 	free(t->key);

@@ -23,6 +23,8 @@
 #ifndef FPUBENCH_TREE_H
 #define FPUBENCH_TREE_H
 
+#include "version.h"
+
 #include <git2.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,13 +35,13 @@ struct strbuf;
 #define KERNEL_CACHE_DIR_MODE 0700
 #define KERNEL_CACHE_FILE_MODE 0600
 
+/* The pristine tree's commit: written last, so its presence says the tree is complete. */
+#define TREE_BASE_REF "refs/fpubench/base"
+
 /* Who commits the pristine tree and each patch. */
 #define TREE_COMMITTER_NAME "fpubench"
 #define TREE_COMMITTER_EMAIL "fpubench@localhost"
 
-/* The oldest kernel the bench knows how to configure and boot: the 5.10 LTS series. */
-#define TREE_OLDEST_MAJOR 5
-#define TREE_OLDEST_MINOR 10
 
 struct kernel_tree {
 	char *cache;		/* the cache root, absolute */
@@ -94,20 +96,6 @@ int kernel_tree_open_dir(struct kernel_tree **out, const char *cache, const char
 int kernel_tree_resolve(const char *repo_dir, const char *rev, git_oid *out);
 
 void kernel_tree_free(struct kernel_tree *t);
-
-/*
- * "6.12.118" from the text of a kernel's top Makefile (len bytes), into
- * out.  0, or ERR_INPUT naming `name` when the VERSION, PATCHLEVEL or
- * SUBLEVEL line is missing.  Pure, for unit tests.
- */
-int kernel_version_parse(const char *name, const char *makefile, size_t len, char *out,
-			 size_t size);
-
-/*
- * Whether the bench can build a tree of this version: 0, or ERR_INPUT
- * saying it is older than 5.10.  `what` names the tree in the message.
- */
-int kernel_version_check(const char *what, const char *version);
 
 /* A file of `commit` (NULL: of the work tree as it is), appended to sb; ERR_NOTFOUND if none. */
 int kernel_tree_read_file(const struct kernel_tree *t, const git_oid *commit, const char *path,

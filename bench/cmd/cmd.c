@@ -8,6 +8,7 @@
 #include "lib/date.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/gitutil.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "record/results.h"
@@ -270,10 +271,8 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 	if (o->tree) {
 		/* One build directory per tree, so `git bisect run` builds incrementally. */
 		char *abs = path_absolute(o->tree), hex[9], *variant;
-		git_oid key;
 
-		git_odb_hash(&key, abs, strlen(abs), GIT_OBJECT_BLOB);
-		git_oid_tostr(hex, sizeof(hex), &key);
+		gitutil_path_key(abs, hex, sizeof(hex));
 		variant = xasprintf("tree-%s", hex);
 		free(abs);
 		if ((err = kernel_tree_open_dir(&s->tree, s->cfg.cache, o->tree)) == 0)
