@@ -304,7 +304,7 @@ static bool console_flooded(const char *path)
 {
 	struct stat st;
 
-	return stat(path, &st) == 0 && st.st_size > (off_t)GUEST_CONSOLE_MAX;
+	return stat(path, &st) == 0 && st.st_size > (off_t)CONSOLE_MAX;
 }
 
 /*
@@ -684,7 +684,7 @@ int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeo
 	remote.initrd = initrd;
 	remote.console = console;
 	if ((err = guest_run_here(gc, &remote, timeout_s, out)) == 0)
-		err = stage_take(gc->stage, console_name, spec->console, GUEST_CONSOLE_MAX + 1);
+		err = stage_take(gc->stage, console_name, spec->console, CONSOLE_MAX + 1);
 out:
 	free(kernel);
 	free(initrd);

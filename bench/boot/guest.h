@@ -17,9 +17,9 @@
  * The console cap: QEMU writes the serial console to a file, as fast as
  * the guest sends it (about 0.5 MB/s under TCG), and a guest may never
  * stop.  guest_run() checks the file's size every WAIT_SLICE_S (0.25 s)
- * and destroys the guest once it passes GUEST_CONSOLE_MAX (16 MiB); the
+ * and destroys the guest once it passes CONSOLE_MAX (16 MiB); the
  * file then ends a little past the cap, by what the guest wrote in that
- * last slice.  Readers take at most GUEST_CONSOLE_MAX bytes of it.
+ * last slice.  Readers take at most CONSOLE_MAX bytes of it.
  *
  * guest_domain_xml() is pure, for unit tests.
  */
@@ -27,11 +27,11 @@
 #define FPUBENCH_GUEST_H
 
 #include "cpu.h"
+#include "judge/console.h"
 
 #include <stdbool.h>
 
 #define GUEST_NAME_PREFIX "fpubench-"
-#define GUEST_CONSOLE_MAX (16u << 20)	/* bytes of console log a guest may write */
 
 struct guest_conn;
 
@@ -47,7 +47,7 @@ struct guest_spec {
 
 struct guest_outcome {
 	bool timed_out;		/* destroyed after the time limit */
-	bool flooded;		/* destroyed when its console passed GUEST_CONSOLE_MAX */
+	bool flooded;		/* destroyed when its console passed CONSOLE_MAX */
 	bool interrupted;	/* destroyed because the bench was told to stop */
 	double seconds;		/* from start to stop */
 };
@@ -108,7 +108,7 @@ int guest_domain_xml(const struct guest_spec *spec, char **out);
 
 /*
  * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
- * timeout_s passes or its console passes GUEST_CONSOLE_MAX, destroying it
+ * timeout_s passes or its console passes CONSOLE_MAX, destroying it
  * in the last two cases.  Returns 0 with the outcome, or
  * ERR_LIBVIRT (ERR_CPU for a CPU libvirt refuses) if it did not start.
  */

@@ -22,220 +22,6 @@
  * time limit is in guest time, so it must be the same clock every time.
  */
 #define BASE_CMDLINE "console=ttyS0 panic=-1 oops=panic tsc=unstable"
-#define PLAN_LIST_MAX 5		/* missing or extra tests a plan's reason names */
-
-static struct matrix_cell *cell_add(struct matrix_cell **cells, size_t *n, const char *test,
-				    enum verdict status)
-{
-	struct matrix_cell *c;
-
-	*cells = xrealloc(*cells, (*n + 1) * sizeof(**cells));
-	c = &(*cells)[(*n)++];
-	memset(c, 0, sizeof(*c));
-	c->test = xstrdup(test);
-	c->status = status;
-	c->duration_s = -1;
-	return c;
-}
-
-static const char *fpu_mode_expected(bool fsave)
-{
-	return fsave ? "FSAVE" : "FXSAVE";
-}
-
-static char *flood_reason(void)
-{
-	return xasprintf("console flood: over %u MiB, the guest was stopped", GUEST_CONSOLE_MAX >> 20);
-}
-
-/* Why the boot ended outside every test: what the console got to, then how it ended. */
-static char *boot_reason(const struct console_report *r, enum matrix_boot_end end)
-{
-	const char *what = r->finished ? "init had finished"
-			   : r->reached_init ? "init stopped between tests"
-			   : r->ran_init ? "init printed no KTAP"
-			   : "the guest never reached init";
-
-	if (end == MATRIX_BOOT_FLOODED) {
-		char *flood = flood_reason(), *s = xasprintf("%s; %s", what, flood);
-
-		free(flood);
-		return s;
-	}
-	return xasprintf("%s%s", what,
-			 end == MATRIX_BOOT_STOPPED && r->rebooted ? ", then the guest rebooted" : "");
-}
-
-/* Why a test that began and has no result line has none. */
-static char *running_reason(const struct console_report *r, const char *so_far,
-			    enum matrix_boot_end end)
-{
-	char *how = end == MATRIX_BOOT_FLOODED ? flood_reason()
-		    : xstrdup(end == MATRIX_BOOT_TIMED_OUT ? "the guest stopped answering while it ran"
-			      : r->rebooted ? "the guest rebooted while it ran"
-			      : "the guest ended while it ran");
-	char *s;
-
-	/* Its failures so far say more, but a flood is why it has no verdict of its own. */
-	if (!so_far)
-		return how;
-	s = end == MATRIX_BOOT_FLOODED ? xasprintf("%s; %s", how, so_far) : xstrdup(so_far);
-	free(how);
-	return s;
-}
-
-static int int_compare(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* "; WHAT: " before the first item of a list, ", " before the others, nothing past the limit. */
-static bool plan_list_next(struct strbuf *sb, const char *what, int *listed)
-{
-	if (*listed == PLAN_LIST_MAX)
-		return false;
-	if (*listed)
-		strbuf_addstr(sb, ", ");
-	else
-		strbuf_addf(sb, "; %s: ", what);
-	++*listed;
-	return true;
-}
-
-/*
- * How the results of a finished boot differ from its plan (the tests from
- * resumed_at to planned, each once), or NULL.  The plan's count is the
- * guest's, so only the results are walked, never the plan's range.
- */
-static char *plan_mismatch(const struct console_report *r)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int *seen;
-	int owed = r->planned >= r->resumed_at ? r->planned - r->resumed_at + 1 : 0;
-	int nseen = 0, nextra = 0, listed = 0;
-
-	if (r->planned < 0)
-		return xstrdup("init printed no plan");
-	seen = xcalloc(r->ntests, sizeof(*seen));
-	strbuf_addf(&sb, "the plan announced %d tests", r->planned);
-	if (r->resumed_at > 1)
-		strbuf_addf(&sb, " and the boot resumed at %d", r->resumed_at);
-	strbuf_addf(&sb, ", the guest reported %zu", r->ntests);
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct console_test *t = &r->tests[i];
-		bool again = false;
-
-		for (int j = 0; j < nseen && !again; j++)
-			again = seen[j] == t->index;
-		if (!again && t->index >= r->resumed_at && t->index <= r->planned) {
-			seen[nseen++] = t->index;
-			continue;
-		}
-		nextra++;
-		if (plan_list_next(&sb, "extra", &listed))
-			strbuf_addf(&sb, "%d '%s'", t->index, t->name);
-	}
-	if (nextra > listed)
-		strbuf_addf(&sb, " and %d more", nextra - listed);
-
-	/* The missing tests are the gaps between the ones seen, in order. */
-	qsort(seen, (size_t)nseen, sizeof(*seen), int_compare);
-	listed = 0;
-	long long want = r->resumed_at;
-	for (int j = 0; j <= nseen && listed < PLAN_LIST_MAX; j++) {
-		long long upto = j < nseen ? seen[j] : (long long)r->planned + 1;
-
-		for (; want < upto && plan_list_next(&sb, "missing", &listed); want++)
-			strbuf_addf(&sb, "%lld", want);
-		want = upto + 1;
-	}
-	if (owed - nseen > listed)
-		strbuf_addf(&sb, " and %d more", owed - nseen - listed);
-	free(seen);
-	if (!nextra && owed == nseen)
-		strbuf_release(&sb);
-	return sb.len ? strbuf_detach(&sb) : NULL;
-}
-
-int matrix_cells_from_report(const struct console_report *r, enum matrix_boot_end end,
-			     bool fsave, double boot_seconds, struct matrix_cell **cells,
-			     size_t *ncells)
-{
-	size_t first = *ncells;
-	int resume = 0;
-	char *plan;
-
-	for (size_t i = 0; i < r->ntests; i++) {
-		const struct console_test *t = &r->tests[i];
-		enum verdict status = t->status;
-		bool running = t->index == r->running;
-
-		/* A test that began and never ended took the guest with it. */
-		if (running && status != VERDICT_CRASH)
-			status = end == MATRIX_BOOT_TIMED_OUT ? VERDICT_TIMEOUT
-				 : end == MATRIX_BOOT_FLOODED ? VERDICT_FAIL : VERDICT_CRASH;
-		struct matrix_cell *c = cell_add(cells, ncells, t->name, status);
-		c->crash = t->crash ? xstrdup(t->crash) : NULL;
-		c->reason = running ? running_reason(r, t->reason, end)
-			    : t->reason ? xstrdup(t->reason) : NULL;
-		c->duration_s = t->duration_ms >= 0 ? t->duration_ms / 1000.0 : -1;
-		if (running && r->planned > t->index)
-			resume = t->index + 1;
-	}
-
-	if (!r->reached_init || (!r->running && (!r->finished || end == MATRIX_BOOT_FLOODED))) {
-		/* Nothing to pin it on: the boot itself is the cell. */
-		enum verdict status = r->crash || end == MATRIX_BOOT_STOPPED ? VERDICT_CRASH
-				      : end == MATRIX_BOOT_FLOODED ? VERDICT_FAIL : VERDICT_TIMEOUT;
-		struct matrix_cell *c = cell_add(cells, ncells, "boot", status);
-
-		c->crash = r->crash ? xstrdup(r->crash) : NULL;
-		c->no_init = !r->reached_init;
-		c->reason = boot_reason(r, end);
-		c->duration_s = boot_seconds;
-	} else if (r->finished && (plan = plan_mismatch(r))) {
-		struct matrix_cell *c = cell_add(cells, ncells, "ktap_plan", VERDICT_FAIL);
-
-		c->reason = plan;
-	}
-
-	/* A setup that does not give the FPU path it claims would test nothing. */
-	if (r->reached_init) {
-		const char *want = fpu_mode_expected(fsave);
-		bool wrong = !r->fpu_mode || strcmp(r->fpu_mode, want) != 0;
-
-		for (size_t i = first; i < *ncells; i++) {
-			struct matrix_cell *c = &(*cells)[i];
-
-			c->fpu_mode = r->fpu_mode ? xstrdup(r->fpu_mode) : NULL;
-			if (wrong) {
-				free(c->reason);
-				c->reason = xasprintf("the setup should make the kernel use %s, it reported %s",
-						      want, r->fpu_mode ? r->fpu_mode : "nothing");
-				c->status = VERDICT_ERROR;
-			}
-		}
-		if (wrong)
-			resume = 0;
-	}
-	for (size_t i = first; i < *ncells; i++)
-		if ((*cells)[i].duration_s < 0)
-			(*cells)[i].duration_s = boot_seconds;
-	return resume;
-}
-
-void matrix_cell_release(struct matrix_cell *c)
-{
-	free(c->test);
-	free(c->crash);
-	free(c->reason);
-	free(c->console);
-	free(c->fpu_mode);
-	free(c->host);
-}
-
 enum group_state { GROUP_WAITING, GROUP_RUNNING, GROUP_DONE };
 
 /* One (kernel, setup) pair and the cells its boots gave. */
@@ -295,7 +81,7 @@ static void group_error(struct group *g, const char *console, const char *messag
 static void group_drop_cells(struct group *g)
 {
 	for (size_t i = 0; i < g->ncells; i++)
-		matrix_cell_release(&g->cells[i]);
+		cell_release(&g->cells[i]);
 	free(g->cells);
 	g->cells = NULL;
 	g->ncells = 0;
@@ -414,22 +200,22 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		pthread_mutex_unlock(&r->lock);
 		goto out;
 	}
-	if (file_read_capped(console, GUEST_CONSOLE_MAX, &text, &truncated) < 0 ||
+	if (file_read_capped(console, CONSOLE_MAX, &text, &truncated) < 0 ||
 	    console_scan(text.buf, text.len, &report) < 0) {
 		group_error(g, console_rel, error_last());
 		goto out;
 	}
 
 	/* A guest that flooded and stopped before guest_run() saw it flooded all the same. */
-	enum matrix_boot_end end = outcome.flooded || truncated ? MATRIX_BOOT_FLOODED
-				   : outcome.timed_out ? MATRIX_BOOT_TIMED_OUT : MATRIX_BOOT_STOPPED;
+	enum cell_boot_end end = outcome.flooded || truncated ? CELL_BOOT_FLOODED
+				   : outcome.timed_out ? CELL_BOOT_TIMED_OUT : CELL_BOOT_STOPPED;
 	size_t first = g->ncells;
-	*resume = matrix_cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu),
+	*resume = cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu),
 					   outcome.seconds, &g->cells, &g->ncells);
 	size_t kept = first;
 	for (size_t i = first; i < g->ncells; i++) {
 		if (!cell_selected(o, &g->cells[i], report)) {
-			matrix_cell_release(&g->cells[i]);
+			cell_release(&g->cells[i]);
 			continue;
 		}
 		g->cells[kept] = g->cells[i];
@@ -666,7 +452,7 @@ void matrix_free(struct matrix *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->ncells; i++)
-		matrix_cell_release(&m->cells[i]);
+		cell_release(&m->cells[i]);
 	free(m->cells);
 	free(m);
 }

@@ -18,6 +18,7 @@
 #define FPUBENCH_MATRIX_H
 
 #include "cpu.h"
+#include "judge/cell.h"
 #include "judge/expect.h"
 #include "judge/verdict.h"
 
@@ -41,21 +42,6 @@ struct matrix_kernel {
 	size_t nwarnings;
 };
 
-struct matrix_cell {
-	const struct matrix_kernel *kernel;
-	const struct cpu_setup *cpu;
-	char *test;
-	enum verdict status;
-	enum verdict expected;
-	bool met;		/* status meets expected */
-	bool no_init;		/* the guest never reached init: the kernel is untestable */
-	char *crash;		/* crash title or NULL */
-	char *reason;		/* why it is not a pass, or NULL */
-	char *console;		/* console log, relative to the run directory */
-	char *fpu_mode;		/* what the kernel said it uses, or NULL */
-	char *host;		/* the libvirt URI it ran on */
-	double duration_s;
-};
 
 /* What each guest gets. */
 #define MATRIX_GUEST_MEMORY_MIB 64
@@ -103,31 +89,6 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 void matrix_free(struct matrix *m);
 
-/* How a boot ended. */
-enum matrix_boot_end {
-	MATRIX_BOOT_STOPPED,	/* the guest stopped by itself */
-	MATRIX_BOOT_TIMED_OUT,	/* destroyed at the time limit */
-	MATRIX_BOOT_FLOODED,	/* its console passed GUEST_CONSOLE_MAX (guest.h) */
-};
-
-/*
- * Turns one boot's console report into cells (test, status, crash, reason,
- * duration, fpu_mode; the caller fills in the rest), appending them to
- * *cells.  Returns the test index to resume at in a new boot, or 0 when
- * the boot left nothing to resume.  Pure, for unit tests.
- *
- * A test the boot ended in is CRASH (TIMEOUT after the time limit, FAIL
- * for a console flood) unless a crash report names it anyway; a boot that
- * ended outside every test is a "boot" cell alike.  When init said "done",
- * the results must be the plan's tests from the resumed one on, each once;
- * otherwise a "ktap_plan" cell fails and names the missing and extra ones.
- */
-struct console_report;
-int matrix_cells_from_report(const struct console_report *r, enum matrix_boot_end end,
-			     bool fsave, double boot_seconds, struct matrix_cell **cells,
-			     size_t *ncells);
-
-void matrix_cell_release(struct matrix_cell *c);
 
 /* The setup as console logs name it: "pentium2,-fxsr" is "pentium2_-fxsr" (caller frees). */
 char *matrix_setup_slug(const char *spec);

@@ -55,6 +55,8 @@
 #include <stddef.h>
 
 #define CONSOLE_TEXT_MAX 200	/* bytes of one name, reason, title or cpu line */
+/* Bytes of a console log that count: a guest is stopped past them (a flood), readers take no more. */
+#define CONSOLE_MAX (16u << 20)
 #define CONSOLE_MAX_TESTS 1024
 
 struct console_test {		/* one top-level KTAP test of the guest */

@@ -302,7 +302,7 @@ static int setup_trace(struct cov *c, const struct matrix *m, size_t si, const c
 		struct gcda_set *set = NULL;
 		bool truncated;
 
-		if ((err = file_read_capped(path, GUEST_CONSOLE_MAX, &text, &truncated)) == 0 &&
+		if ((err = file_read_capped(path, CONSOLE_MAX, &text, &truncated)) == 0 &&
 		    (err = gcda_scan(consoles.v[i], text.buf, text.len, &set)) == 0 && !set->sent)
 			silent++;
 		else if (!err && (err = capture(c, b, consoles.v[i], set, stage, boot_info)) == 0)

@@ -1,7 +1,7 @@
 /*
  * flood: init that begins a test and then writes to the console as fast
  * as the UART takes it, forever.  The host must stop the guest once the
- * console log passes its cap (bench/boot/guest.h, GUEST_CONSOLE_MAX) and fail
+ * console log passes its cap (CONSOLE_MAX in judge/console.h) and fail
  * the test, with bounded memory and disk.
  *
  * The lines are indented diagnostics, which the scanner keeps while the

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 
 #include "judge/console.h"
-#include "boot/matrix.h"
+#include "judge/cell.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -20,26 +20,26 @@ struct cells {
 	int resume;
 };
 
-#define STOPPED MATRIX_BOOT_STOPPED
-#define TIMED_OUT MATRIX_BOOT_TIMED_OUT
-#define FLOODED MATRIX_BOOT_FLOODED
+#define STOPPED CELL_BOOT_STOPPED
+#define TIMED_OUT CELL_BOOT_TIMED_OUT
+#define FLOODED CELL_BOOT_FLOODED
 #define FLOOD "console flood: over 16 MiB, the guest was stopped"
 
-static void cells_from(struct cells *out, const char *text, enum matrix_boot_end end, bool fsave)
+static void cells_from(struct cells *out, const char *text, enum cell_boot_end end, bool fsave)
 {
 	struct console_report *r;
 
 	assert_int_equal(console_scan(text, strlen(text), &r), 0);
 	out->c = NULL;
 	out->n = 0;
-	out->resume = matrix_cells_from_report(r, end, fsave, 2.5, &out->c, &out->n);
+	out->resume = cells_from_report(r, end, fsave, 2.5, &out->c, &out->n);
 	console_report_free(r);
 }
 
 static void cells_free(struct cells *cs)
 {
 	for (size_t i = 0; i < cs->n; i++)
-		matrix_cell_release(&cs->c[i]);
+		cell_release(&cs->c[i]);
 	free(cs->c);
 }
 
