@@ -1,5 +1,7 @@
 #include "apply.h"
 
+#include "gitrun.h"
+#include "mailinfo.h"
 #include "patchfile.h"
 #include "series.h"
 #include "tree.h"
@@ -83,61 +85,19 @@ out:
 	return err;
 }
 
-/*
- * The environment of the bench's git runs: the tree's repository named,
- * so that a GIT_DIR of the caller's (a hook's, say) does not send git
- * elsewhere; the user's configuration left out; English, for the parsers.
- */
-struct git_env {
-	char *vars[3];
-	const char *env[7];
-};
-
-static void git_env_init(struct git_env *e, const struct kernel_tree *t, const char *index)
-{
-	size_t n = 0;
-
-	e->vars[0] = xasprintf("GIT_DIR=%s", git_repository_path(t->repo));
-	e->vars[1] = xasprintf("GIT_WORK_TREE=%s", t->path);
-	e->vars[2] = index ? xasprintf("GIT_INDEX_FILE=%s", index) : NULL;
-	for (size_t i = 0; i < 3; i++)
-		if (e->vars[i])
-			e->env[n++] = e->vars[i];
-	e->env[n++] = "LC_ALL=C";
-	e->env[n++] = "GIT_CONFIG_NOSYSTEM=1";
-	e->env[n++] = "GIT_CONFIG_GLOBAL=/dev/null";
-	e->env[n] = NULL;
-}
-
-static void git_env_release(struct git_env *e)
-{
-	for (size_t i = 0; i < 3; i++)
-		free(e->vars[i]);
-}
-
 /* `git apply --cached -v` on the throwaway index; --3way when asked.  Git's exit status or an error. */
 static int run_git_apply(const struct kernel_tree *t, const struct apply_run *run, bool threeway)
 {
 	const char *argv[] = { "git", "apply", "--cached", "-v", threeway ? "--3way" : run->patch,
 			       threeway ? run->patch : NULL, NULL };
-	struct git_env e;
+	struct gitrun_env e;
 	int rc;
 
-	git_env_init(&e, t, run->index);
+	gitrun_env_init(&e, t, run->index);
 	unlink(run->log);
 	rc = spawn_run(argv, t->path, run->log, e.env);
-	git_env_release(&e);
+	gitrun_env_release(&e);
 	return rc;
-}
-
-/* What git said, read back; "" when nothing. */
-static char *log_text(const char *log)
-{
-	struct strbuf text = STRBUF_INIT;
-
-	if (file_read(log, &text) < 0)
-		error_clear();
-	return strbuf_detach(&text);
 }
 
 /* The text of git's first "error: " or "fatal: " line that names what went wrong, or NULL. */
@@ -368,7 +328,7 @@ static int apply_patch(struct kernel_tree *t, const char *name, const struct pat
 		goto out;
 	/* As `git am -3`: straight first, then the three-way merge. */
 	if ((rc = run_git_apply(t, &run, false)) == 1) {
-		direct = log_text(run.log);
+		direct = gitrun_log_text(run.log);
 		if ((err = index_write_touched(tree, run.index, files, nfiles)) < 0)
 			goto out;
 		rc = run_git_apply(t, &run, true);
@@ -378,7 +338,7 @@ static int apply_patch(struct kernel_tree *t, const char *name, const struct pat
 		goto out;
 	}
 	if (rc != 0) {
-		merge = log_text(run.log);
+		merge = gitrun_log_text(run.log);
 		err = apply_failure(label, direct ? direct : merge, merge);
 		goto out;
 	}
@@ -490,118 +450,6 @@ static void placement_text(struct strbuf *sb, struct json_object *note)
 		strbuf_addf(sb, n == 1 ? "its hunk exact" : "all %zu hunks exact", n);
 }
 
-/* "Name: value" of git mailinfo's report, or NULL. */
-static char *info_value(const char *info, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *line = info; line && *line; ) {
-		const char *nl = strchr(line, '\n');
-
-		if (strncmp(line, name, n) == 0 && line[n] == ':' && line[n + 1] == ' ')
-			return xstrndup(line + n + 2, (size_t)((nl ? nl : line + strlen(line)) - line - n - 2));
-		line = nl ? nl + 1 : NULL;
-	}
-	return NULL;
-}
-
-/*
- * A mail's author, date and message as `git am` reads them, from `git
- * mailinfo`: RFC 2047 names and subjects decoded, the body's transfer
- * encoding undone (in the diff too), an in-body From:, Date: or Subject:
- * taken over the header's.  What mailinfo leaves empty stays as patchfile
- * read it.
- */
-static int mail_decode(struct kernel_tree *t, const char *name, struct patchfile *p)
-{
-	const char *gitdir = git_repository_path(t->repo);
-	char *mail = xasprintf("%sfpubench-mail", gitdir), *msg = xasprintf("%s.msg", mail);
-	char *patch = xasprintf("%s.patch", mail), *log = xasprintf("%s.log", mail);
-	char *info = NULL, *body = NULL, *author = NULL, *email = NULL, *subject = NULL, *date = NULL;
-	const char *argv[] = { "git", "mailinfo", "-u", msg, patch, NULL };
-	struct strbuf sb = STRBUF_INIT;
-	struct git_env e;
-	int err, fd = -1, rc;
-
-	git_env_init(&e, t, NULL);
-	unlink(log);
-	if ((err = file_write_atomic_mode(mail, p->mail, p->mail_len, KERNEL_CACHE_FILE_MODE)) < 0)
-		goto out;
-	if ((fd = open(mail, O_RDONLY | O_CLOEXEC)) < 0) {
-		err = error_set_errno(ERR_GENERIC, "cannot read '%s'", mail);
-		goto out;
-	}
-	struct spawn_watch watch = { .stdin_fd = fd };
-	if ((rc = spawn_run_watched(argv, t->path, log, e.env, &watch)) != 0) {
-		err = rc < 0 ? rc : error_set(ERR_INPUT, "patch '%s' message %zu: git mailinfo cannot read it",
-					      name, p->number);
-		goto out;
-	}
-	info = log_text(log);
-	body = log_text(msg);
-	author = info_value(info, "Author");
-	email = info_value(info, "Email");
-	subject = info_value(info, "Subject");
-	date = info_value(info, "Date");
-	if (author && *author) {
-		free(p->author_name);
-		p->author_name = xstrdup(author);
-	}
-	if (email && *email) {
-		free(p->author_email);
-		p->author_email = xstrdup(email);
-	}
-	if (date && *date && date_parse_rfc2822(date, &p->author_time, &p->author_tz) < 0) {
-		err = error_set(ERR_INPUT, "patch '%s' message %zu has a bad date '%s'", name, p->number,
-				date);
-		goto out;
-	}
-	/* The diff too, once mailinfo has undone a transfer encoding (quoted-printable, base64). */
-	struct strbuf decoded = STRBUF_INIT;
-	struct patchfile d;
-	if (file_read(patch, &decoded) == 0 &&
-	    patchfile_parse(&d, name, decoded.buf, decoded.len) == 0) {
-		free(p->diff);
-		p->diff = d.diff;
-		d.diff = NULL;
-		patchfile_release(&d);
-	}
-	error_clear();
-	strbuf_release(&decoded);
-	if (subject && *subject) {
-		size_t len = strlen(body);
-
-		while (len && body[len - 1] == '\n')
-			len--;
-		strbuf_addstr(&sb, subject);
-		if (len)
-			strbuf_addf(&sb, "\n\n%.*s", (int)len, body);
-		strbuf_addch(&sb, '\n');
-		free(p->message);
-		p->message = strbuf_detach(&sb);
-	}
-out:
-	if (fd >= 0)
-		close(fd);
-	unlink(mail);
-	unlink(msg);
-	unlink(patch);
-	unlink(log);
-	git_env_release(&e);
-	strbuf_release(&sb);
-	free(mail);
-	free(msg);
-	free(patch);
-	free(log);
-	free(info);
-	free(body);
-	free(author);
-	free(email);
-	free(subject);
-	free(date);
-	return err;
-}
-
 /* One patch of a file on *commit, from the cache when it was applied before. */
 static int apply_one(struct kernel_tree *t, const char *name, const struct patchfile *p,
 		     bool tell, git_oid *commit)
@@ -675,7 +523,7 @@ static int apply_file(struct kernel_tree *t, const git_oid *parent, const char *
 		return err;
 	git_oid_cpy(out, parent);
 	for (size_t i = 0; i < list.n && !err; i++)
-		if (!list.v[i].mail || (err = mail_decode(t, name, &list.v[i])) == 0)
+		if (!list.v[i].mail || (err = mailinfo_decode(t, name, &list.v[i])) == 0)
 			err = apply_one(t, name, &list.v[i], tell, out);
 	patchfile_list_release(&list);
 	return err;
