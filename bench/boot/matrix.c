@@ -146,6 +146,37 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* The kernel command line of a boot that starts at test `start`. */
+static void boot_cmdline(struct strbuf *cmdline, const struct matrix_options *o,
+			 const struct group *g, int start)
+{
+	strbuf_addstr(cmdline, BASE_CMDLINE);
+	if (*g->cpu->cmdline)
+		strbuf_addf(cmdline, " %s", g->cpu->cmdline);
+	/* init runs only these, so that a boot costs only what is judged. */
+	for (size_t i = 0; i < o->ntests; i++)
+		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", o->tests[i]);
+	if (start > 1)
+		strbuf_addf(cmdline, " fpubench_start=%d", start);
+}
+
+/* Keeps the cells of [first, ncells) that the options select, each naming its console. */
+static void group_keep_selected(const struct matrix_options *o, struct group *g, size_t first,
+				const struct console_report *report, const char *console_rel)
+{
+	size_t kept = first;
+
+	for (size_t i = first; i < g->ncells; i++) {
+		if (!cell_selected(o, &g->cells[i], report)) {
+			cell_release(&g->cells[i]);
+			continue;
+		}
+		g->cells[kept] = g->cells[i];
+		g->cells[kept++].console = xstrdup(console_rel);
+	}
+	g->ncells = kept;
+}
+
 static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
 		      int *resume)
 {
@@ -161,15 +192,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	bool truncated;
 	int err;
 
-	strbuf_addstr(&cmdline, BASE_CMDLINE);
-	if (*g->cpu->cmdline)
-		strbuf_addf(&cmdline, " %s", g->cpu->cmdline);
-	/* init runs only these, so that a boot costs only what is judged. */
-	for (size_t i = 0; i < o->ntests; i++)
-		strbuf_addf(&cmdline, "%s%s", i ? "," : " fpubench_tests=", o->tests[i]);
-	if (start > 1)
-		strbuf_addf(&cmdline, " fpubench_start=%d", start);
-
+	boot_cmdline(&cmdline, o, g, start);
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
@@ -210,18 +233,9 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	enum cell_boot_end end = outcome.flooded || truncated ? CELL_BOOT_FLOODED
 				   : outcome.timed_out ? CELL_BOOT_TIMED_OUT : CELL_BOOT_STOPPED;
 	size_t first = g->ncells;
-	*resume = cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu),
-					   outcome.seconds, &g->cells, &g->ncells);
-	size_t kept = first;
-	for (size_t i = first; i < g->ncells; i++) {
-		if (!cell_selected(o, &g->cells[i], report)) {
-			cell_release(&g->cells[i]);
-			continue;
-		}
-		g->cells[kept] = g->cells[i];
-		g->cells[kept++].console = xstrdup(console_rel);
-	}
-	g->ncells = kept;
+	*resume = cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu), outcome.seconds,
+				    &g->cells, &g->ncells);
+	group_keep_selected(o, g, first, report, console_rel);
 out:
 	console_report_free(report);
 	strbuf_release(&cmdline);
