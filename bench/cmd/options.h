@@ -69,6 +69,7 @@ struct options {
 	bool list;
 	bool all;
 	bool any_crash;		/* bisect: a crash with another title is bad, not skipped */
+	bool verbose;		/* run, test: the whole matrix, not only the summary */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;
