@@ -43,7 +43,7 @@ check "run meets every expectation" \
 tr '\r' '\n' <"$WORK/tty" | grep -av '^ *$' | sed 's/^/# /'
 # libvirt's format: "TIME: PID: LEVEL : FUNCTION:LINE : MESSAGE"; it warns of every embedded guest.
 check "no libvirt log line reaches the terminal" \
-	sh -c "! grep -aE '(info|warning|error) : ' '$WORK/tty'"
+	sh -c "! grep -aqE '(info|warning|error) : ' '$WORK/tty'"
 check "they are in the run directory's libvirt.log" \
 	grep -qE '[0-9]+: warning : .* is tainted' "$RESULTS/latest/libvirt.log"
 check "the run ends with its summary, not the matrix" sh -c "
