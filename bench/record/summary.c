@@ -44,12 +44,16 @@ void summary_print(FILE *f, const struct summary *s)
 
 	for (size_t i = 0; i < n; i++)
 		unmet += !s->m->cells[i].met;
-	if (!unmet)
-		fprintf(f, "%zu cell%s, all met %s expectation\n", n, n == 1 ? "" : "s",
-			n == 1 ? "its" : "their");
+	if (!n)
+		fprintf(f, "no cells\n");
+	else if (n == 1)
+		fprintf(f, "1 cell, which %s its expectation%s\n", unmet ? "did not meet" : "met",
+			unmet ? ":" : "");
+	else if (!unmet)
+		fprintf(f, "%zu cells, all met their expectation\n", n);
 	else
-		fprintf(f, "%zu cell%s, %zu met %s expectation, %zu did not:\n", n, n == 1 ? "" : "s",
-			n - unmet, n - unmet == 1 ? "its" : "their", unmet);
+		fprintf(f, "%zu cells, %zu met %s expectation, %zu did not:\n", n, n - unmet,
+			n - unmet == 1 ? "its" : "their", unmet);
 	print_unmet(f, s);
 	if (s->new_failures >= 0)
 		fprintf(f, "new failures since the previous run: %ld\n", s->new_failures);

@@ -125,12 +125,40 @@ static void test_all_met_is_one_line(void **state)
 	cpu_setup_release(&t.fxsave);
 }
 
+/* One cell, as `test --test NAME` on one setup gives, and none, as an early interrupt leaves. */
+static void test_one_cell_and_none(void **state)
+{
+	struct cells t;
+	char *text;
+
+	(void)state;
+	make_cells(&t);
+	t.m.ncells = 1;
+	struct summary s = { .m = &t.m, .run_dir = "/r/run", .new_failures = -1 };
+	text = summary_text(&s);
+	assert_string_equal(text, "1 cell, which met its expectation\nresults: /r/run\n");
+	free(text);
+	t.m.cells = &t.cells[2];
+	text = summary_text(&s);
+	assert_string_equal(text, "1 cell, which did not meet its expectation:\n"
+				  "  patched  pentium2,-fxsr  fpu_signal  pass  expected crash\n"
+				  "results: /r/run\n");
+	free(text);
+	t.m.ncells = 0;
+	text = summary_text(&s);
+	assert_string_equal(text, "no cells\nresults: /r/run\n");
+	free(text);
+	cpu_setup_release(&t.fsave);
+	cpu_setup_release(&t.fxsave);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_unmet_cells_have_their_rows),
 		cmocka_unit_test(test_a_test_names_the_consoles),
 		cmocka_unit_test(test_all_met_is_one_line),
+		cmocka_unit_test(test_one_cell_and_none),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
