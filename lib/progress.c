@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #define PLAIN_INTERVAL_S 1.0
@@ -18,13 +19,38 @@ void progress_init(struct progress *p, FILE *f, const char *what)
 	p->last_print = -PLAIN_INTERVAL_S;
 }
 
+/*
+ * The columns the line may take on the terminal: one less than its width,
+ * since a line that fills the last column wraps on some terminals and \r
+ * then redraws only its second row.  0: no limit.
+ */
+static size_t line_columns(FILE *f)
+{
+	struct winsize ws;
+
+	if (ioctl(fileno(f), TIOCGWINSZ, &ws) < 0 || ws.ws_col < 2)
+		return 0;
+	return ws.ws_col - 1u;
+}
+
 static void progress_print(struct progress *p)
 {
+	char line[sizeof(p->line) + 64];
+	size_t cols, len;
+
+	snprintf(line, sizeof(line), "%s: %s", p->what, p->line);
+	len = strlen(line);
+	if (p->tty && (cols = line_columns(p->f)) && len > cols) {
+		/* Cut at a character's first byte, not inside a UTF-8 sequence. */
+		for (len = cols; len && (line[len] & 0xc0) == 0x80; len--)
+			;
+		line[len] = '\0';
+	}
 	/* \033[K clears what a longer line left. */
 	if (p->tty)
-		fprintf(p->f, "\r%s: %s\033[K", p->what, p->line);
+		fprintf(p->f, "\r%s\033[K", line);
 	else
-		fprintf(p->f, "%s: %s\n", p->what, p->line);
+		fprintf(p->f, "%s\n", line);
 	fflush(p->f);
 	p->shown = true;
 }

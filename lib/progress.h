@@ -1,7 +1,8 @@
 /*
  * progress: one live line for long work (extracting, building, booting).
  *
- * On a terminal the line is redrawn in place; otherwise a plain line is
+ * On a terminal the line is redrawn in place, cut to the terminal's width
+ * so that it never wraps onto a second row; otherwise a plain line is
  * printed at most once a second, so logs stay short.  progress_end()
  * prints the final state once.  A struct progress is a plain value, set
  * up by progress_init(); it owns nothing.

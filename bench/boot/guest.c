@@ -7,6 +7,7 @@
 #include "lib/str.h"
 #include "lib/xmlw.h"
 #include "stage.h"
+#include "virt_log.h"
 #include "lib/strbuf.h"
 
 #include <dirent.h>
@@ -158,6 +159,7 @@ static void event_loop_start(void)
 {
 	pthread_t thread;
 
+	virt_log_start();
 	virSetErrorFunc(NULL, virt_error_quiet);
 	if (virEventRegisterDefaultImpl() < 0 ||
 	    virEventAddTimeout(REAP_INTERVAL_MS, reap_timer, NULL, NULL) < 0 ||
@@ -389,10 +391,6 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 	if (root) {
 		if ((err = embed_prepare(root)) < 0)
 			goto fail;
-		/* The embedded driver logs warnings to stderr; keep them with the root. */
-		char *log = xasprintf("3:file:%s/libvirt.log", root);
-		setenv("LIBVIRT_LOG_OUTPUTS", log, 0);
-		free(log);
 		/*
 		 * qemu is reparented to us instead of PID 1, which on some
 		 * hosts reaps orphans only every ~1.3 s; libvirt waits for the
@@ -403,7 +401,6 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 			gc->state_dir = xasprintf("%s/run/qemu", root);
 		}
 	}
-	/* After the log setting: libvirt reads it when it first initializes. */
 	pthread_once(&loop_once, event_loop_start);
 	if (loop_error) {
 		err = error_set(ERR_LIBVIRT, "cannot start the libvirt event loop: %s", virt_message());
@@ -579,6 +576,7 @@ int guest_check_cpus_local(const struct cpu_setup *setups, size_t n)
 	virConnectPtr conn;
 	int err;
 
+	virt_log_start();
 	virSetErrorFunc(NULL, virt_error_quiet);
 	/* libvirt's test driver lists models from the same CPU map as QEMU's, with no daemon. */
 	if (!(conn = virConnectOpen("test:///default")))
@@ -699,6 +697,7 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 	struct waiter w = { .name = spec->name, .qemu = -1 };
 	char *xml = NULL;
 	virDomainPtr dom;
+	char *log = NULL;
 	double start, deadline, next_poll;
 	int err = 0;
 
@@ -718,8 +717,9 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 		virErrorPtr e = virGetLastError();
 		int code = e && e->domain == VIR_FROM_CPU ? ERR_CPU : ERR_LIBVIRT;
 
-		err = error_set(code, "cannot start domain '%s' (cpu '%s'): %s", spec->name,
-				spec->cpu->spec, virt_message());
+		log = virt_log_note();
+		err = error_set(code, "cannot start domain '%s' (cpu '%s'): %s%s", spec->name,
+				spec->cpu->spec, virt_message(), log);
 		goto out;
 	}
 
@@ -752,8 +752,9 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 				w.stopped = true;
 			if (lost) {
 				/* The host, not the kernel, failed: an error, to be retried elsewhere. */
-				err = error_set(ERR_LIBVIRT, "lost the connection to libvirt while '%s' ran",
-						spec->name);
+				log = virt_log_note();
+				err = error_set(ERR_LIBVIRT, "lost the connection to libvirt while '%s' ran%s",
+						spec->name, log);
 				break;
 			}
 			next_poll = now + POLL_ACTIVE_S;
@@ -781,6 +782,7 @@ out:
 	if (w.qemu >= 0)
 		close(w.qemu);
 	free(xml);
+	free(log);
 	return err;
 }
 

@@ -13,6 +13,7 @@
 #include "lib/strlist.h"
 #include "record/results.h"
 #include "run/coverage.h"
+#include "record/summary.h"
 #include "run/record.h"
 
 #include <stdio.h>
@@ -433,7 +434,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	struct results_run run;
 	char started[32], finished[32], hash[13];
 	char *fragment = cmd_fragment_path(o);
-	bool new_failures = false;
+	struct summary sum = { .consoles = o->command == CMD_TEST, .new_failures = -1 };
 	int err;
 
 	date_format_iso8601(started, sizeof(started), time(NULL));
@@ -455,10 +456,15 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	results_run_init(&run, s, o->command_name, started, finished, sizeof(finished));
 	if ((err = results_write(s->run_dir, &run, m)) < 0)
 		goto out;
-	results_print_matrix(stdout, m);
-	if (rec && (err = record_finish(rec, &run, m, &new_failures)) < 0)
+	if (o->verbose)
+		results_print_matrix(stdout, m);
+	if (rec && (err = record_finish(rec, &run, m, &sum.new_failures)) < 0)
 		goto out;
+	sum.m = m;
+	sum.run_dir = s->run_dir;
+	sum.report = rec != NULL;
 	if (m->interrupted) {
+		summary_print(stdout, &sum);
 		err = ERR_INTERRUPTED;
 		goto out;
 	}
@@ -470,7 +476,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 			goto out;
 		printf("coverage: %s/summary.txt, %s/html/index.html\n", o->coverage, o->coverage);
 	}
-	if (tree && tree->source == CONF_TREE_GIT && new_failures && o->bisect != CONF_NO) {
+	if (tree && tree->source == CONF_TREE_GIT && sum.new_failures > 0 && o->bisect != CONF_NO) {
 		struct nightly_bisect nb = {
 			.s = s, .rec = rec, .run = &run, .m = m, .repo = tree->repo,
 			.conf_path = o->conf_path,
@@ -479,12 +485,10 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 		if ((err = nightly_bisect(&nb)) < 0)
 			goto out;
 	}
-	printf("results: %s\n", s->run_dir);
+	summary_print(stdout, &sum);
 	err = exit_status_for(o, m);
-	if (err == EXIT_OK && new_failures) {
-		printf("new failures since the previous run: exit status %d\n", EXIT_FAILED);
+	if (err == EXIT_OK && sum.new_failures > 0)
 		err = EXIT_FAILED;
-	}
 out:
 	record_free(rec);
 	matrix_free(m);

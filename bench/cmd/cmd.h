@@ -74,8 +74,9 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 
 /*
  * run and test: build, boot, write the results; with a tree (run), also
- * keep the run in the history and write the reports.  Returns the exit
- * status or a negative error.
+ * keep the run in the history and write the reports.  Ends with the
+ * summary on stdout (summary.h), after the whole matrix with --verbose.
+ * Returns the exit status or a negative error.
  */
 int cmd_matrix(struct session *s, const struct options *o, const struct conf_tree *tree);
 

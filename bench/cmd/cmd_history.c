@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-/* history: past runs and their cells, newest first. */
+/* history: past runs, newest first, and their cells with a line per run. */
 int cmd_history(struct options *o)
 {
 	struct history *h;

@@ -110,6 +110,8 @@ static const struct opt opt_table[] = {
 	  "core, fewer when memory is short)" },
 	{ "timeout", 0, "SECONDS", BUILDS, OPT_SECONDS, FIELD(timeout_s), 0, 86400,
 	  "the limit for one boot (default: 60)" },
+	{ "verbose", 'v', NULL, CMD_RUN | CMD_TEST, OPT_FLAG, FIELD(verbose), 0, 0,
+	  "print every cell, not only the summary with those that missed their expectation" },
 	{ "help", 'h', NULL, ~0u, OPT_FLAG, 0, 0, 0, "show this help" },
 };
 

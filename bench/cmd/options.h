@@ -75,6 +75,7 @@ struct options {
 	bool any_crash;		/* bisect: a crash with another title is bad, not skipped */
 	bool rules;		/* console: print the title rules instead of scanning */
 	bool fixed;		/* bisect: find the fix, BAD an ancestor of GOOD */
+	bool verbose;		/* run, test: the whole matrix, not only the summary */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;

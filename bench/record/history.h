@@ -198,10 +198,11 @@ struct history_query {
 };
 
 /*
- * Prints the matching cells of the matching runs, newest run first: each
- * run's cells as a table under a header line, with what each cell was
- * expected to give and whether it met it ("-" for a cell stored before
- * the history kept expectations).
+ * Prints the matching runs, a line each, newest first; then their
+ * matching cells, sorted by kernel, setup and test (not by when a boot
+ * ended), each with a line per run it was in, newest first: its status,
+ * what it was expected to give and whether it met it ("-" for a cell
+ * stored before the history kept expectations).
  */
 int history_print(struct history *h, const struct history_query *q, FILE *f);
 

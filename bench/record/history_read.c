@@ -345,28 +345,41 @@ void history_diff_print(FILE *f, const struct history_diff *d)
 }
 
 /*
- * A cell matches a query's test (?2) and cpu (?3), a setup or its model:
- * the part before ':'.  Shared by the run and the cell selection.
+ * A cell (alias a) matches a query's test (?2) and cpu (?3), a setup or
+ * its model: the part before ':'.  Shared by the run and the cell selection.
  */
-#define CELL_MATCHES \
-	"(?2 IS NULL OR c.test = ?2) AND (?3 IS NULL OR c.cpu = ?3" \
-	" OR substr(c.cpu, 1, length(?3) + 1) = ?3 || ':')"
+#define CELL_MATCHES(a) \
+	"(?2 IS NULL OR " a ".test = ?2) AND (?3 IS NULL OR " a ".cpu = ?3" \
+	" OR substr(" a ".cpu, 1, length(?3) + 1) = ?3 || ':')"
+
+/* The runs shown: the last ?1 with a matching cell (any run without a filter). */
+#define SHOWN_RUNS \
+	"SELECT r.id FROM runs r WHERE (?2 IS NULL AND ?3 IS NULL)" \
+	" OR EXISTS (SELECT 1 FROM cells m WHERE m.run_id = r.id AND " CELL_MATCHES("m") ")" \
+	" ORDER BY r.id DESC LIMIT ?1"
 
 static const char print_runs_sql[] =
 	"SELECT r.id, r.started, r.status, r.line, r.host, r.run_dir FROM runs r"
-	" WHERE (?2 IS NULL AND ?3 IS NULL)"
-	"   OR EXISTS (SELECT 1 FROM cells c WHERE c.run_id = r.id AND " CELL_MATCHES ")"
-	" ORDER BY r.id DESC LIMIT ?1";
+	" WHERE r.id IN (" SHOWN_RUNS ") ORDER BY r.id DESC";
 
+/*
+ * Cells in an order that does not depend on which boot ended first: by
+ * kernel, setup and test, and each cell's runs newest first.
+ */
 static const char print_cells_sql[] =
-	"SELECT k.variant || coalesce(' ' || k.kernel_version, ''), c.cpu, c.test, c.status, c.duration_s,"
-	" coalesce(c.crash, c.reason, ''), c.expected FROM cells c JOIN kernels k ON k.id = c.kernel_id"
-	" WHERE c.run_id = ?1 AND " CELL_MATCHES " ORDER BY c.id";
+	"SELECT k.variant || coalesce(' ' || k.kernel_version, ''), c.cpu, c.test, c.status,"
+	" c.duration_s, coalesce(c.crash, c.reason, ''), c.expected, r.run_dir"
+	" FROM cells c JOIN kernels k ON k.id = c.kernel_id JOIN runs r ON r.id = c.run_id"
+	" WHERE c.run_id IN (" SHOWN_RUNS ") AND " CELL_MATCHES("c")
+	" ORDER BY k.variant, k.kernel_version, c.cpu, c.test, r.id DESC";
 
 static int bind_query(sqlite3_stmt *st, const struct history_query *q)
 {
-	int rc = sqlite3_bind_text(st, 2, q->test, -1, SQLITE_STATIC);
+	/* LIMIT -1 is no limit. */
+	int rc = sqlite3_bind_int64(st, 1, q->last == 0 || q->last > INT64_MAX ? -1
+										: (int64_t)q->last);
 
+	rc |= sqlite3_bind_text(st, 2, q->test, -1, SQLITE_STATIC);
 	return rc | sqlite3_bind_text(st, 3, q->cpu, -1, SQLITE_STATIC);
 }
 
@@ -393,44 +406,57 @@ static int cell_expectation(struct history *h, sqlite3_stmt *st, const char **ex
 	return 0;
 }
 
-/* Two passes over the cells: the column widths (at least the header's), then the lines. */
-static int print_cells(struct history *h, sqlite3_stmt *st, int64_t run_id, FILE *f)
+/* Whether the row names another cell than the one before it (kept in *last). */
+static bool cell_changed(sqlite3_stmt *st, struct strbuf *last)
 {
-	size_t wv = strlen("kernel"), wc = strlen("cpu setup"), wt = strlen("test"), n = 0;
-	int err, rc;
+	struct strbuf key = STRBUF_INIT;
+	bool changed;
 
-	sqlite3_reset(st);
-	if (sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK)
-		return history_db_error(h, "read");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		wv = max_size(wv, strlen(history_column_str(st, 0)));
-		wc = max_size(wc, strlen(history_column_str(st, 1)));
-		wt = max_size(wt, strlen(history_column_str(st, 2)));
-		n++;
+	for (int i = 0; i < 3; i++) {
+		strbuf_addstr(&key, history_column_str(st, i));
+		strbuf_addch(&key, '\n');
 	}
+	changed = !last->buf || strcmp(key.buf, last->buf) != 0;
+	strbuf_reset(last);
+	strbuf_addstr(last, key.buf);
+	strbuf_release(&key);
+	return changed;
+}
+
+/*
+ * Each cell on a line of its own, then a line for each run it was in;
+ * two passes: the run column's width, then the lines.
+ */
+static int print_cells(struct history *h, sqlite3_stmt *st, FILE *f)
+{
+	struct strbuf last = STRBUF_INIT;
+	size_t wr = strlen("run");
+	int err = 0, rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		wr = max_size(wr, strlen(history_run_name(history_column_str(st, 7))));
 	if (rc != SQLITE_DONE)
 		return history_db_error(h, "read");
-	if (n == 0) {
-		fprintf(f, "  (no cells)\n");
-		return 0;
-	}
-	fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %-8s  %-3s  %8s  crash or reason\n", (int)wv, "kernel",
-		(int)wc, "cpu setup", (int)wt, "test", "status", "expected", "met", "time");
+	fprintf(f, "\n  %-*s  %-7s  %-8s  %-3s  %8s  crash or reason\n", (int)wr, "run", "status",
+		"expected", "met", "time");
 	sqlite3_reset(st);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *expected, *met;
 
 		if ((err = cell_expectation(h, st, &expected, &met)) < 0)
-			return err;
-		fprintf(f, "  %-*s  %-*s  %-*s  %-7s  %-8s  %-3s  %6.1f s%s%s\n", (int)wv,
-			history_column_str(st, 0), (int)wc, history_column_str(st, 1), (int)wt,
-			history_column_str(st, 2), history_column_str(st, 3), expected, met,
-			sqlite3_column_double(st, 4), *history_column_str(st, 5) ? "  " : "",
-			history_column_str(st, 5));
+			break;
+		if (cell_changed(st, &last))
+			fprintf(f, "%s %s %s\n", history_column_str(st, 0), history_column_str(st, 1),
+				history_column_str(st, 2));
+		fprintf(f, "  %-*s  %-7s  %-8s  %-3s  %6.1f s%s%s\n", (int)wr,
+			history_run_name(history_column_str(st, 7)), history_column_str(st, 3),
+			expected, met, sqlite3_column_double(st, 4),
+			*history_column_str(st, 5) ? "  " : "", history_column_str(st, 5));
 	}
-	if (rc != SQLITE_DONE)
-		return history_db_error(h, "read");
-	return 0;
+	strbuf_release(&last);
+	if (!err && rc != SQLITE_DONE)
+		err = history_db_error(h, "read");
+	return err;
 }
 
 int history_print(struct history *h, const struct history_query *q, FILE *f)
@@ -443,11 +469,7 @@ int history_print(struct history *h, const struct history_query *q, FILE *f)
 	    (err = history_db_prepare(h, &runs, print_runs_sql, "read")) < 0 ||
 	    (err = history_db_prepare(h, &cells, print_cells_sql, "read")) < 0)
 		goto out;
-	/* LIMIT -1 is no limit. */
-	rc = sqlite3_bind_int64(runs, 1, q->last == 0 || q->last > INT64_MAX ? -1 : (int64_t)q->last);
-	rc |= bind_query(runs, q);
-	rc |= bind_query(cells, q);
-	if (rc != SQLITE_OK) {
+	if (bind_query(runs, q) != SQLITE_OK || bind_query(cells, q) != SQLITE_OK) {
 		err = history_db_error(h, "read");
 		goto out;
 	}
@@ -455,11 +477,10 @@ int history_print(struct history *h, const struct history_query *q, FILE *f)
 		char started[32];
 
 		date_format_iso8601(started, sizeof(started), sqlite3_column_int64(runs, 1));
-		fprintf(f, "%srun %s  %s  %-11s  host %s  line %s\n", nruns++ ? "\n" : "",
+		fprintf(f, "run %s  %s  %-11s  host %s  line %s\n",
 			history_run_name(history_column_str(runs, 5)), started, history_column_str(runs, 2),
 			history_column_str(runs, 4), history_column_str(runs, 3));
-		if ((err = print_cells(h, cells, sqlite3_column_int64(runs, 0), f)) < 0)
-			goto out;
+		nruns++;
 	}
 	if (rc != SQLITE_DONE) {
 		err = history_db_error(h, "read");
@@ -467,6 +488,8 @@ int history_print(struct history *h, const struct history_query *q, FILE *f)
 	}
 	if (nruns == 0)
 		fprintf(f, "no matching runs\n");
+	else
+		err = print_cells(h, cells, f);
 out:
 	sqlite3_finalize(runs);
 	sqlite3_finalize(cells);

@@ -4,14 +4,19 @@
  *
  *   report.html  one self-contained page (inline CSS, no script, no
  *                network resource; the only web links are lore's), in
- *                polyglot HTML5 (report_html.c): the matrix coloured by
- *                status, a row per variant + CPU setup and a column per
- *                test, each cell linking to its console log with its
- *                status as text, its expectation and whether it was met,
- *                the crash title (else the reason), its host (numbered
- *                when the run used several) and a strip of its last
- *                results; the comparison with the previous run, linked to
- *                its report.html when it is a sibling directory; a
+ *                polyglot HTML5 (report_html.c): first the new failures
+ *                since the previous run and the cells that missed their
+ *                expectation, each linking to its cell; then the matrix
+ *                coloured by status, a row per variant + CPU setup and a
+ *                column per test, each cell linking to its console log
+ *                with its status as text, its expectation and whether it
+ *                was met (unless it expected a pass and met it), the
+ *                crash title (else the reason), its host (numbered when
+ *                the run used several) and a strip of its last results;
+ *                red marks a missed expectation and nothing else, so a
+ *                known-bad kernel's expected crash is not red; the other
+ *                changes since the previous run, linked to its
+ *                report.html when it is a sibling directory; a
  *                provenance panel for each tested kernel commit.  Each
  *                cell is <td class="cell status-S met|unmet" id="cell-I"
  *                data-variant data-cpu data-test data-status data-expected

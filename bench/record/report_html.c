@@ -237,9 +237,13 @@ static void html_cell(struct xmlw *x, const struct report_input *in,
 	} else {
 		element(x, "span", "st", st);
 	}
-	line = xasprintf("expected %s: %s", report_status_name(c->expected), c->met ? "met" : "NOT met");
-	element(x, "div", "exp", line);
-	free(line);
+	/* Most cells expect a pass and get it: only what differs from that is said. */
+	if (!c->met || c->expected != VERDICT_PASS) {
+		line = xasprintf("expected %s: %s", report_status_name(c->expected),
+				 c->met ? "met" : "NOT met");
+		element(x, "div", "exp", line);
+		free(line);
+	}
 	/* With a crash, the reason ("the guest ended while it ran") adds little. */
 	if (c->crash || c->reason) {
 		xmlw_open(x, "div", "class", c->crash ? "crash" : "reason", NULL);
@@ -423,12 +427,41 @@ static void html_status(struct xmlw *x, enum verdict v)
 	free(class);
 }
 
-static void html_change(struct xmlw *x, const struct history_change_entry *e)
+/* The cell of this run, or NULL when it has none (a change names a cell of the history). */
+static const struct matrix_cell *cell_find(const struct matrix *m, const char *variant,
+					   const char *cpu, const char *test)
+{
+	for (size_t i = 0; i < m->ncells; i++)
+		if (strcmp(m->cells[i].kernel->variant, variant) == 0 &&
+		    strcmp(m->cells[i].cpu->spec, cpu) == 0 && strcmp(m->cells[i].test, test) == 0)
+			return &m->cells[i];
+	return NULL;
+}
+
+/* <code>VARIANT CPU TEST</code>, a link to the cell in the matrix when this run has it. */
+static void html_cell_name(struct xmlw *x, const struct report_input *in, const char *variant,
+			   const char *cpu, const char *test)
+{
+	const struct matrix_cell *c = cell_find(in->m, variant, cpu, test);
+	char *href = c ? xasprintf("#cell-%zu", (size_t)(c - in->m->cells)) : NULL;
+
+	if (href) {
+		xmlw_open(x, "a", NULL);
+		xmlw_attribute(x, "href", href);
+	}
+	xmlw_open(x, "code", NULL);
+	textf(x, "%s %s %s", variant, cpu, test);
+	xmlw_close(x);
+	if (href)
+		xmlw_close(x);
+	free(href);
+}
+
+static void html_change(struct xmlw *x, const struct report_input *in,
+			const struct history_change_entry *e)
 {
 	xmlw_open(x, "li", NULL);
-	xmlw_open(x, "code", NULL);
-	textf(x, "%s %s %s", e->variant, e->cpu, e->test);
-	xmlw_close(x);
+	html_cell_name(x, in, e->variant, e->cpu, e->test);
 	if (e->change == HISTORY_CHANGE_CRASH) {
 		textf(x, ": %s " RIGHT_ARROW " %s", e->crash_before, e->crash_now);
 	} else {
@@ -441,16 +474,103 @@ static void html_change(struct xmlw *x, const struct history_change_entry *e)
 	xmlw_text(x, "\n");
 }
 
+/* Opens <section class="changes" id=ID><h3>TITLE (N)</h3>, then a <ul> or "none". */
+static void html_list_open(struct xmlw *x, const char *id, const char *title, size_t n)
+{
+	xmlw_open(x, "section", "class", "changes", "id", id, NULL);
+	xmlw_open(x, "h3", NULL);
+	textf(x, "%s (%zu)", title, n);
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+	if (!n) {
+		xmlw_element(x, "p", "none", NULL);
+		xmlw_text(x, "\n");
+	} else {
+		xmlw_open(x, "ul", NULL);
+		xmlw_text(x, "\n");
+	}
+}
+
+static void html_list_close(struct xmlw *x, size_t n)
+{
+	if (n)
+		xmlw_close(x);
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+}
+
+static const struct {
+	const char *id, *title;
+} change_kinds[] = {
+	[HISTORY_CHANGE_NEW_FAILURE] = { "new-failures", "New failures since the previous run" },
+	[HISTORY_CHANGE_FIXED] = { "fixed", "Fixed" },
+	[HISTORY_CHANGE_FLAKY] = { "flaky", "Flaky (flipped at least twice in the last 10 runs)" },
+	[HISTORY_CHANGE_CRASH] = { "crash-changed", "Crash title changed (another bug)" },
+};
+
+static void html_change_list(struct xmlw *x, const struct report_input *in, enum history_change k)
+{
+	const struct history_diff *d = in->diff;
+	size_t n = 0;
+
+	for (size_t i = 0; i < d->nentries; i++)
+		n += d->entries[i].change == k;
+	html_list_open(x, change_kinds[k].id, change_kinds[k].title, n);
+	for (size_t i = 0; i < d->nentries; i++)
+		if (d->entries[i].change == k)
+			html_change(x, in, &d->entries[i]);
+	html_list_close(x, n);
+}
+
+/* An unmet cell: what it gave against what it was to give, and where its console is. */
+static void html_unmet(struct xmlw *x, const struct report_input *in, const struct matrix_cell *c)
+{
+	const char *details = c->crash ? c->crash : c->reason;
+
+	xmlw_open(x, "li", NULL);
+	html_cell_name(x, in, c->kernel->variant, c->cpu->spec, c->test);
+	xmlw_text(x, ": ");
+	html_status(x, c->status);
+	textf(x, ", expected %s", report_status_name(c->expected));
+	if (details)
+		textf(x, ": %s", details);
+	if (c->console) {
+		xmlw_text(x, " (");
+		xmlw_open(x, "a", NULL);
+		xmlw_path_attribute(x, "href", c->console);
+		xmlw_text(x, "console log");
+		xmlw_close(x);
+		xmlw_text(x, ")");
+	}
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+}
+
+/* Above the matrix: what a reader came for, the new failures and the cells that missed. */
+static void html_attention(struct xmlw *x, const struct report_input *in)
+{
+	size_t unmet = 0;
+
+	for (size_t i = 0; i < in->m->ncells; i++)
+		unmet += !in->m->cells[i].met;
+	xmlw_open(x, "section", "id", "attention", NULL);
+	xmlw_text(x, "\n");
+	xmlw_element(x, "h2", "New failures and missed expectations", NULL);
+	xmlw_text(x, "\n");
+	if (in->diff && in->diff->previous_run)
+		html_change_list(x, in, HISTORY_CHANGE_NEW_FAILURE);
+	html_list_open(x, "unmet", "Cells that missed their expectation", unmet);
+	for (size_t i = 0; i < in->m->ncells; i++)
+		if (!in->m->cells[i].met)
+			html_unmet(x, in, &in->m->cells[i]);
+	html_list_close(x, unmet);
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+}
+
+/* The other changes since the previous run; its new failures are above the matrix. */
 static void html_changes(struct xmlw *x, const struct report_input *in)
 {
-	static const struct {
-		const char *id, *title;
-	} kinds[] = {
-		[HISTORY_CHANGE_NEW_FAILURE] = { "new-failures", "New failures" },
-		[HISTORY_CHANGE_FIXED] = { "fixed", "Fixed" },
-		[HISTORY_CHANGE_FLAKY] = { "flaky", "Flaky (flipped at least twice in the last 10 runs)" },
-		[HISTORY_CHANGE_CRASH] = { "crash-changed", "Crash title changed (another bug)" },
-	};
 	const struct history_diff *d = in->diff;
 
 	xmlw_element(x, "h2", "Compared with the previous run", NULL);
@@ -461,31 +581,9 @@ static void html_changes(struct xmlw *x, const struct report_input *in)
 		return;
 	}
 	html_previous(x, in->run_dir, d->previous_dir);
-	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
-		size_t n = 0;
-
-		for (size_t i = 0; i < d->nentries; i++)
-			n += (size_t)d->entries[i].change == k;
-		xmlw_open(x, "section", "class", "changes", "id", kinds[k].id, NULL);
-		xmlw_open(x, "h3", NULL);
-		textf(x, "%s (%zu)", kinds[k].title, n);
-		xmlw_close(x);
-		xmlw_text(x, "\n");
-		if (!n) {
-			xmlw_element(x, "p", "none", NULL);
-			xmlw_text(x, "\n");
-		} else {
-			xmlw_open(x, "ul", NULL);
-			xmlw_text(x, "\n");
-		}
-		for (size_t i = 0; i < d->nentries; i++)
-			if ((size_t)d->entries[i].change == k)
-				html_change(x, &d->entries[i]);
-		if (n)
-			xmlw_close(x);
-		xmlw_close(x);
-		xmlw_text(x, "\n");
-	}
+	for (size_t k = 0; k < sizeof(change_kinds) / sizeof(change_kinds[0]); k++)
+		if (k != HISTORY_CHANGE_NEW_FAILURE)
+			html_change_list(x, in, (enum history_change)k);
 }
 
 /*
@@ -503,24 +601,27 @@ static const char html_style[] =
 	".variant{font-weight:700}.cpu{font-weight:400}.mode{color:#555;font-weight:400}\n"
 	"td.cell{width:7.5em;font-size:.75em;overflow-wrap:anywhere}\n"
 	"td.cell a.st,td.cell span.st{font-weight:700;font-size:1.2em;color:#000}\n"
+	/* Red is for a missed expectation, and for nothing else. */
 	"td.unmet{outline:3px solid #b00020;outline-offset:-3px}\n"
 	".exp{color:#333}.unmet .exp{color:#b00020;font-weight:700}\n"
 	".crash{font-weight:600}.reason,.host{color:#444}\n"
 	".status-pass{background:#b9e4b9}.status-skip{background:#dddddd}\n"
 	".status-fail{background:#ffc56b}.status-timeout{background:#d6b3e6}\n"
-	".status-crash{background:#f29191}.status-error{background:#fff176}\n"
+	".status-crash{background:#d7b899}.status-error{background:#fff176}\n"
 	".status-none{background:#fff}\n"
 	/* A failure the plan expects is the bench working: it reads as met, its status at the edge. */
 	"td.met.status-fail,td.met.status-crash,td.met.status-timeout,td.met.status-error"
-	"{background:#b9e4b9;border-left:8px solid #d32f2f}\n"
+	"{background:#b9e4b9;border-left:8px solid}\n"
+	"td.met.status-fail{border-left-color:#f08c00}td.met.status-crash{border-left-color:#8d6e63}\n"
+	"td.met.status-timeout{border-left-color:#8e44ad}td.met.status-error{border-left-color:#e6c200}\n"
 	".met .exp{color:#1b5e20;font-weight:700}\n"
-	"section.bisect{border:2px solid #b00020;padding:.4em 1em;margin:.6em 0;max-width:60em}\n"
+	"section.bisect{border:2px solid #37474f;padding:.4em 1em;margin:.6em 0;max-width:60em}\n"
 	"td.none{background:repeating-linear-gradient(45deg,#fff,#fff 4px,#eee 4px,#eee 8px)}\n"
 	/* Thirty results share the cell's width, a sparkline more than boxes. */
 	".strip{display:flex;margin-top:3px;height:9px;border:1px solid rgba(0,0,0,.4)}\n"
 	".strip span{flex:1 1 0;min-width:1px;border-right:1px solid rgba(255,255,255,.7)}\n"
 	".strip span.now{border-right:0;flex-grow:2}\n"
-	".strip .status-pass{background:#3d9a3d}.strip .status-crash{background:#d32f2f}\n"
+	".strip .status-pass{background:#3d9a3d}.strip .status-crash{background:#8d6e63}\n"
 	".strip .status-fail{background:#f08c00}.strip .status-skip{background:#9e9e9e}\n"
 	".strip .status-timeout{background:#8e44ad}.strip .status-error{background:#e6c200}\n"
 	".legend span.box{display:inline-block;padding:1px 6px;margin-right:4px;border:1px solid #999}\n"
@@ -704,6 +805,7 @@ int report_format_html(struct strbuf *sb, const struct report_input *in)
 	xmlw_close(&x);
 	xmlw_text(&x, "\n");
 	html_summary(&x, in, &hosts);
+	html_attention(&x, in);
 	xmlw_element(&x, "h2", "Matrix", NULL);
 	xmlw_text(&x, "\n");
 	html_matrix(&x, in, &hosts);

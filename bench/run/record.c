@@ -182,11 +182,11 @@ out:
 }
 
 int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
-		  bool *new_failures)
+		  long *new_failures)
 {
 	int err;
 
-	*new_failures = false;
+	*new_failures = -1;
 	if (r->store_err)
 		return error_set(r->store_err, "%s", r->store_message);
 	if ((err = history_end_run(r->h, r->run_id, !m->interrupted)) < 0)
@@ -195,7 +195,8 @@ int record_finish(struct record *r, const struct results_run *run, const struct 
 		if ((err = history_compare(r->h, r->run_id, &r->diff)) < 0)
 			return err;
 		history_diff_print(stdout, r->diff);
-		*new_failures = history_diff_count(r->diff, HISTORY_CHANGE_NEW_FAILURE) > 0;
+		if (r->diff->previous_run)
+			*new_failures = (long)history_diff_count(r->diff, HISTORY_CHANGE_NEW_FAILURE);
 	}
 	return write_reports(r, run, m, r->diff);
 }

@@ -36,11 +36,12 @@ void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
 /*
  * Ends the run (complete unless the matrix was interrupted), prints the
  * comparison with the previous run and writes the reports.  *new_failures
- * says whether a cell went from passing to failing.  A cell that could
- * not be stored while the matrix ran is reported here.
+ * counts the cells that went from passing to failing, -1 when there was
+ * nothing to compare with.  A cell that could not be stored while the
+ * matrix ran is reported here.
  */
 int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
-		  bool *new_failures);
+		  long *new_failures);
 
 /* A new failure to bisect: its cell, and the commits of the previous run and of this one. */
 struct record_target {

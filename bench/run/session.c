@@ -3,6 +3,7 @@
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "boot/guest.h"
+#include "boot/virt_log.h"
 #include "build/payload.h"
 #include "provenance/provenance.h"
 #include "lib/strbuf.h"
@@ -203,6 +204,8 @@ int session_create_run_dir(struct session *s)
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
+	char *log;
+	int err;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
@@ -210,7 +213,12 @@ int session_create_run_dir(struct session *s)
 	char *results = path_absolute(s->cfg.results);
 	s->run_dir = xasprintf("%s/%s", results, s->run_id);
 	free(results);
-	return dir_create(s->run_dir, ERR_GENERIC);
+	if ((err = dir_create(s->run_dir, ERR_GENERIC)) < 0)
+		return err;
+	log = xasprintf("%s/" SESSION_VIRT_LOG, s->run_dir);
+	err = virt_log_redirect(log);
+	free(log);
+	return err;
 }
 
 /*
@@ -319,6 +327,9 @@ void session_hand_over(struct session *s)
 
 void session_release(struct session *s)
 {
+	/* What libvirt wrote last goes to this run's log, not to the next one's. */
+	if (s->run_dir)
+		virt_log_redirect(NULL);
 	session_clear_kernels(s);
 	disconnect(s);
 	kernel_tree_free(s->tree);

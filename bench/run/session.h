@@ -90,7 +90,10 @@ int session_connect(struct session *s);
  */
 void session_hand_over(struct session *s);
 
-/* Creates results/<run-id>. */
+/* libvirt's own log lines, in the run directory (virt_log.h). */
+#define SESSION_VIRT_LOG "libvirt.log"
+
+/* Creates results/<run-id> and sends libvirt's log lines to its SESSION_VIRT_LOG. */
 int session_create_run_dir(struct session *s);
 
 /*

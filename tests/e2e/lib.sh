@@ -36,3 +36,33 @@ summary() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]
 }
+
+on_tty() {	# on_tty WANT COMMAND...: status_is on an 80-column pseudo-terminal; all it printed in $WORK/tty
+	want=$1
+	shift
+	python3 - "$@" >"$WORK/tty" <<'PY'
+import fcntl, os, pty, struct, sys, termios
+pid, master = pty.fork()
+if pid == 0:
+    fcntl.ioctl(1, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    os.execvp(sys.argv[1], sys.argv[1:])
+out = sys.stdout.buffer
+while True:
+    try:
+        data = os.read(master, 65536)
+    except OSError:	# EIO: the child's side is closed
+        break
+    if not data:
+        break
+    out.write(data)
+out.flush()
+sys.exit(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]))
+PY
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		echo "# expected exit $want, got $got on a terminal from: $*"
+		tr '\r' '\n' <"$WORK/tty" | sed 's/^/# /' | tail -n 30
+		return 1
+	fi
+	return 0
+}

@@ -37,10 +37,24 @@ cell_is() {	# cell_is KERNEL CPU TEST WANT
 
 RESULTS="$WORK/results"
 
-echo "# e2e: run on $FSAVE_CPU and $FXSAVE_CPU"
+echo "# e2e: run on $FSAVE_CPU and $FXSAVE_CPU, on a terminal as make run is"
 check "run meets every expectation" \
-	status_is 0 "$FPUBENCH" run --results "$RESULTS" --cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU"
-sed 's/^/# /' "$WORK/out"
+	on_tty 0 "$FPUBENCH" run --results "$RESULTS" --cpu "$FSAVE_CPU" --cpu "$FXSAVE_CPU"
+tr '\r' '\n' <"$WORK/tty" | grep -av '^ *$' | sed 's/^/# /'
+# libvirt's format: "TIME: PID: LEVEL : FUNCTION:LINE : MESSAGE"; it warns of every embedded guest.
+check "no libvirt log line reaches the terminal" \
+	sh -c "! grep -aqE '(info|warning|error) : ' '$WORK/tty'"
+check "they are in the run directory's libvirt.log" \
+	grep -qE '[0-9]+: warning : .* is tainted' "$RESULTS/latest/libvirt.log"
+check "the run ends with its summary, not the matrix" sh -c "
+	grep -aq '^[0-9]* cells, all met their expectation' '$WORK/tty' &&
+	grep -aq '^results: $RESULTS/2' '$WORK/tty' && grep -aq '^report: $RESULTS/2.*/report.html' '$WORK/tty' &&
+	! grep -aq 'cpu setup  *test' '$WORK/tty'"
+check "the progress line stays within the terminal's 80 columns" python3 -c '
+import re, sys
+rows = re.split(r"[\r\n]", open(sys.argv[1], errors="replace").read())
+sys.exit(any(len(r.replace("\x1b[K", "")) > 79 for r in rows
+             if r.startswith(("extracting:", "building:", "booting:"))))' "$WORK/tty"
 check "results.json: patched passes on FSAVE" cell_is patched "$FSAVE_CPU" fpu_seed "pass -"
 check "results.json: patched passes on FXSAVE" cell_is patched "$FXSAVE_CPU" fpu_seed "pass -"
 check "results.json: unpatched crashes on FSAVE" \
@@ -143,6 +157,9 @@ for f in fsave-regression.mbox fsave-regression.diff fsave-regression.plain.diff
 	check "test --patch $f exits 1" \
 		status_is 1 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --patch "$FIX/patches/$f"
 done
+check "its summary names the crash and the console it is in" sh -c "
+	grep -q '^  test  $FSAVE_CPU  *fpu_seed  *crash  *expected pass: fpu exception in save_fpregs_to_fpstate' '$WORK/out' &&
+	grep -q '^    console: $RESULTS/2.*/console/test-.*\.log$' '$WORK/out'"
 check "test --patch that does not apply exits 125" \
 	status_is 125 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --patch "$FIX/patches/does-not-apply.patch"
 check "the error names the patch and the file" \

@@ -398,7 +398,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_misspelt_names_get_the_nearest),
 		cmocka_unit_test(test_bad_uri_is_a_libvirt_error),
 		cmocka_unit_test(test_embed_uri),
-		/* Last: libvirt reads the log settings an embedded URI sets when it first starts. */
 		cmocka_unit_test(test_embed_root_is_private),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

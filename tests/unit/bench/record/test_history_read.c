@@ -343,7 +343,9 @@ static void test_print_filters(void **state)
 	assert_true(strstr(text, "run r2 ") < strstr(text, "run r1 "));
 	assert_non_null(strstr(text, "interrupted"));
 	assert_non_null(strstr(text, "fpu exception in fpu__restore"));
-	assert_non_null(strstr(text, "  patched  pentium3:nofxsr  fpu_seed  crash    pass      NO      1.5 s  "));
+	assert_non_null(strstr(text, "\npatched pentium3:nofxsr fpu_seed\n"
+				     "  r2   crash    pass      NO      1.5 s  fpu exception in fpu__restore\n"
+				     "  r1   crash    pass      NO      1.5 s  fpu exception in fpu__restore\n"));
 	free(text);
 
 	text = print_history(h, &(struct history_query){ .last = 2 });
@@ -394,11 +396,14 @@ static void test_print_expectations(void **state)
 	add_run(t, h, "L", cells, 3, RUN_COMPLETE);
 	text = print_history(h, &(struct history_query){ 0 });
 	assert_non_null(strstr(text, "  complete     host "));
-	assert_non_null(strstr(text, "\n"
-		"  kernel     cpu setup        test             status   expected  met      time  crash or reason\n"
-		"  unpatched  pentium3:nofxsr  fpu_seed         crash    crash     yes     1.5 s  fpu exception in fpu__restore\n"
-		"  patched    486              x87_ctx          fail     pass      NO      1.5 s\n"
-		"  patched    486              x86_test_FISTTP  skip     pass      yes     1.5 s\n"));
+	assert_non_null(strstr(text, "\n\n"
+		"  run  status   expected  met      time  crash or reason\n"
+		"patched 486 x86_test_FISTTP\n"
+		"  r1   skip     pass      yes     1.5 s\n"
+		"patched 486 x87_ctx\n"
+		"  r1   fail     pass      NO      1.5 s\n"
+		"unpatched pentium3:nofxsr fpu_seed\n"
+		"  r1   crash    crash     yes     1.5 s  fpu exception in fpu__restore\n"));
 	free(text);
 
 	/* A cell stored before the history kept expectations has none; a bad one is refused. */
@@ -409,7 +414,42 @@ static void test_print_expectations(void **state)
 			 SQLITE_CONSTRAINT);
 	sqlite3_close(db);
 	text = print_history(h, &(struct history_query){ 0 });
-	assert_non_null(strstr(text, "  patched    486              x87_ctx          fail     -         -       1.5 s\n"));
+	assert_non_null(strstr(text, "patched 486 x87_ctx\n  r1   fail     -         -       1.5 s\n"));
+	free(text);
+	history_free(h);
+}
+
+/*
+ * Cells come in the order of their kernel, setup and test, whichever boot
+ * ended first, and each has a line per run, newest first.
+ */
+static void test_print_is_in_a_stable_order(void **state)
+{
+	struct tmpdb *t = *state;
+	const struct cellspec first[] = {
+		{ "unpatched", "486", "fpu_seed", VERDICT_CRASH, NULL, VERDICT_CRASH },
+		{ "patched", "qemu32", "fpu_seed", VERDICT_PASS },
+		{ "patched", "486", "fpu_seed", VERDICT_PASS },
+	};
+	const struct cellspec second[] = { first[2], first[0], first[1] };
+	struct history *h = NULL;
+	char *text;
+
+	assert_int_equal(history_open(&h, t->path), 0);
+	add_run(t, h, "L", first, 3, RUN_COMPLETE);
+	add_run(t, h, "L", second, 3, RUN_COMPLETE);
+	text = print_history(h, &(struct history_query){ 0 });
+	assert_non_null(strstr(text, "line L\n\n"
+		"  run  status   expected  met      time  crash or reason\n"
+		"patched 486 fpu_seed\n"
+		"  r2   pass     pass      yes     1.5 s\n"
+		"  r1   pass     pass      yes     1.5 s\n"
+		"patched qemu32 fpu_seed\n"
+		"  r2   pass     pass      yes     1.5 s\n"
+		"  r1   pass     pass      yes     1.5 s\n"
+		"unpatched 486 fpu_seed\n"
+		"  r2   crash    crash     yes     1.5 s  fpu exception in fpu__restore\n"
+		"  r1   crash    crash     yes     1.5 s  fpu exception in fpu__restore\n"));
 	free(text);
 	history_free(h);
 }
@@ -428,6 +468,7 @@ int main(void)
 		cmocka_unit_test(test_run_name),
 		cmocka_unit_test_setup_teardown(test_print_filters, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_print_expectations, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_print_is_in_a_stable_order, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -267,8 +267,9 @@ static void test_html_shows_every_cell_escaped(void **state)
 	assert_int_equal(count(sb.buf, "<div class=\"strip\">"), 1);
 	assert_non_null(strstr(sb.buf, "<span id=\"cells\">8</span> cells: 2 pass 1 skip 1 fail "
 				       "1 timeout 2 crash 1 error; <span id=\"met\">4</span> of 8"));
-	assert_non_null(strstr(sb.buf, "id=\"new-failures\"><h3>New failures (1)</h3>\n<ul>\n<li>"
-				       "<code>patched qemu32 fpu_signal</code>"));
+	assert_non_null(strstr(sb.buf, "id=\"new-failures\"><h3>New failures since the previous run "
+				       "(1)</h3>\n<ul>\n<li><a href=\"#cell-7\"><code>patched qemu32 "
+				       "fpu_signal</code></a>"));
 	assert_non_null(strstr(sb.buf, "id=\"fixed\"><h3>Fixed (1)</h3>"));
 	assert_non_null(strstr(sb.buf, "id=\"flaky\"><h3>Flaky"));
 	/* Provenance: a lore link is a link, a javascript: one is only text. */
@@ -335,7 +336,7 @@ static void test_html_bisection_and_met_cells(void **state)
 				       "confidence 50 %; <a class=\"mail\" "
 				       "href=\"bisect/r2/regression.eml\">"));
 	assert_non_null(strstr(sb.buf, "(bad): over budget</p>"));
-	/* The met crash is green with a red edge; the style says so for every met failure. */
+	/* The met crash is green with an edge of its status; the style says so for every met failure. */
 	assert_non_null(strstr(sb.buf, "td.met.status-crash"));
 	assert_non_null(strstr(sb.buf, "<td class=\"cell status-crash met\""));
 	f->in.nbisections = 0;
@@ -346,6 +347,83 @@ static void test_html_bisection_and_met_cells(void **state)
 }
 
 /* Polyglot HTML5: XML reads the page too, and its links stay relative. */
+/* What a reader came for comes first: the new failures and the cells that missed. */
+static void test_html_puts_what_went_wrong_above_the_matrix(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	const char *attention = strstr(sb.buf, "<section id=\"attention\">");
+	const char *matrix = strstr(sb.buf, "id=\"matrix\"");
+	const char *unmet = strstr(sb.buf, "id=\"unmet\"><h3>Cells that missed their expectation (4)");
+	const char *fixed = strstr(sb.buf, "id=\"fixed\"");
+
+	assert_non_null(attention);
+	assert_non_null(matrix);
+	assert_non_null(unmet);
+	assert_non_null(fixed);
+	assert_true(attention < strstr(sb.buf, "id=\"new-failures\""));
+	assert_true(strstr(sb.buf, "id=\"new-failures\"") < matrix);
+	assert_true(attention < unmet && unmet < matrix);
+	/* The other changes stay with the comparison, under the matrix, and new failures are not repeated. */
+	assert_true(matrix < fixed);
+	assert_int_equal(count(sb.buf, "id=\"new-failures\""), 1);
+	/* Each unmet cell, in the matrix's order, linking to its cell and console. */
+	char *section = xasprintf("%.*s", (int)(matrix - unmet), unmet);
+	assert_int_equal(count(section, "<li><a href=\"#cell-"), 4);
+	free(section);
+	assert_non_null(strstr(unmet, "<li><a href=\"#cell-1\"><code>unpatched pentium3:nofxsr "
+				      "fpu_signal</code></a>: <span class=\"status-crash\">crash</span>, "
+				      "expected pass: fpu exception in save_fpregs_to_fpstate (<a "
+				      "href=\"console/unpatched.log\">console log</a>)</li>"));
+	assert_true(strstr(unmet, "#cell-1\"") < strstr(unmet, "#cell-4\"") &&
+		    strstr(unmet, "#cell-4\"") < strstr(unmet, "#cell-5\"") &&
+		    strstr(unmet, "#cell-5\"") < strstr(unmet, "#cell-7\""));
+	assert_non_null(strstr(unmet, "<li><a href=\"#cell-5\"><code>patched pentium3:nofxsr "
+				      "fpu_signal</code></a>: <span class=\"status-error\">error</span>, "
+				      "expected pass: libvirt: domain failed</li>"));
+	strbuf_reset(&sb);
+	/* Nothing missed, no comparison: the section says so in one line. */
+	for (size_t i = 0; i < 8; i++)
+		f->cells[i].met = true;
+	f->in.diff = NULL;
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_non_null(strstr(sb.buf, "<h3>Cells that missed their expectation (0)</h3>\n<p>none</p>"));
+	assert_null(strstr(sb.buf, "id=\"new-failures\""));
+	strbuf_release(&sb);
+}
+
+/* Red says "missed its expectation" and nothing else; a met cell does not repeat "expected pass: met". */
+static void test_html_red_is_for_missed_expectations(void **state)
+{
+	struct fixture *f = *state;
+	struct strbuf sb = STRBUF_INIT;
+	/* Every red the page used: the frame of an unmet cell, a crash, a met failure's edge. */
+	static const char *const reds[] = { "#b00020", "#d32f2f", "#f29191" };
+
+	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	const char *style = strstr(sb.buf, "<style>"), *end = strstr(sb.buf, "</style>");
+
+	assert_non_null(style);
+	assert_non_null(end);
+	for (const char *line = style; line < end; line = strchr(line, '\n') + 1) {
+		size_t len = (size_t)(strchr(line, '\n') - line);
+		char *rule = xasprintf("%.*s", (int)len, line);
+
+		for (size_t r = 0; r < sizeof(reds) / sizeof(reds[0]); r++)
+			if (strstr(rule, reds[r]) && !strstr(rule, "unmet"))
+				fail_msg("red %s outside an unmet rule: %s", reds[r], rule);
+		free(rule);
+	}
+	/* The met expected crash says why it is not red; met passes say nothing. */
+	assert_non_null(strstr(sb.buf, "id=\"cell-0\""));
+	assert_non_null(strstr(strstr(sb.buf, "id=\"cell-0\""), "<div class=\"exp\">expected crash: met</div>"));
+	assert_null(strstr(sb.buf, "expected pass: met"));
+	assert_int_equal(count(sb.buf, "<div class=\"exp\">expected pass: NOT met</div>"), 4);
+	strbuf_release(&sb);
+}
+
 static void test_html_is_xml_with_relative_links(void **state)
 {
 	struct fixture *f = *state;
@@ -526,6 +604,8 @@ static void test_write_fails_without_directory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_html_puts_what_went_wrong_above_the_matrix, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_html_red_is_for_missed_expectations, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_shows_every_cell_escaped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_bisection_and_met_cells, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_html_without_history, setup, teardown),
