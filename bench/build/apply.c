@@ -1,5 +1,6 @@
 #include "apply.h"
 
+#include "applied_note.h"
 #include "gitrun.h"
 #include "mailinfo.h"
 #include "patchfile.h"
@@ -23,7 +24,6 @@
 #include <unistd.h>
 
 #define APPLIED_REF_PREFIX "refs/fpubench/applied/"
-#define APPLIED_NOTES_REF "refs/notes/fpubench/applied"
 
 /* The files of one git run, in the repository's git directory (the cache lock keeps them ours). */
 struct apply_run {
@@ -283,6 +283,49 @@ static char *patch_label(const char *name, const struct patchfile *p)
 			 (int)(nl ? nl - p->message : (ptrdiff_t)strlen(p->message)), p->message);
 }
 
+/* The files the diff touches, with their hunk counts; *n of them (caller frees). */
+static struct apply_file *files_of(git_diff *diff, size_t *n)
+{
+	struct apply_file *files;
+
+	*n = git_diff_num_deltas(diff);
+	files = xcalloc(*n ? *n : 1, sizeof(*files));
+	for (size_t i = 0; i < *n; i++) {
+		const git_diff_delta *d = git_diff_get_delta(diff, i);
+		git_patch *patch = NULL;
+
+		files[i].old_path = d->status == GIT_DELTA_ADDED ? NULL : d->old_file.path;
+		files[i].new_path = d->status == GIT_DELTA_DELETED ? NULL : d->new_file.path;
+		if (git_patch_from_diff(&patch, diff, i) == 0)
+			files[i].nhunks = git_patch_num_hunks(patch);
+		git_patch_free(patch);
+	}
+	return files;
+}
+
+/* The patch's commit on parent, of the tree tree_oid: its author's, and the author's date. */
+static int commit_patch(git_repository *repo, const struct patchfile *p, git_commit *parent,
+			const git_oid *tree_oid, git_oid *out)
+{
+	git_signature *author = NULL, *committer = NULL;
+	git_tree *tree = NULL;
+	int err = 0;
+
+	if (git_tree_lookup(&tree, repo, tree_oid) < 0 ||
+	    git_signature_new(&author, p->author_name, p->author_email, p->author_time,
+			      p->author_tz) < 0 ||
+	    /* The committer's date is the author's, so the same series gives the same shas. */
+	    git_signature_new(&committer, TREE_COMMITTER_NAME, TREE_COMMITTER_EMAIL, p->author_time,
+			      p->author_tz) < 0 ||
+	    git_commit_create(out, repo, NULL, author, committer, NULL, p->message, tree, 1,
+			      (const git_commit **)&parent) < 0)
+		err = -1;
+	git_signature_free(author);
+	git_signature_free(committer);
+	git_tree_free(tree);
+	return err;
+}
+
 /* Lets git place the hunks, then writes the commit and its note. */
 static int apply_patch(struct kernel_tree *t, const char *name, const struct patchfile *p,
 		       git_commit *parent, struct json_object *note, git_oid *out)
@@ -296,8 +339,7 @@ static int apply_patch(struct kernel_tree *t, const char *name, const struct pat
 	};
 	struct apply_file *files = NULL;
 	git_diff *diff = NULL;
-	git_tree *tree = NULL, *new_tree = NULL;
-	git_signature *author = NULL, *committer = NULL;
+	git_tree *tree = NULL;
 	git_index *index = NULL;
 	char *label = patch_label(name, p), *direct = NULL, *merge = NULL;
 	size_t nfiles;
@@ -308,18 +350,7 @@ static int apply_patch(struct kernel_tree *t, const char *name, const struct pat
 		err = error_set(ERR_APPLY, "cannot apply patch %s: %s", label, gitutil_error());
 		goto out;
 	}
-	nfiles = git_diff_num_deltas(diff);
-	files = xcalloc(nfiles ? nfiles : 1, sizeof(*files));
-	for (size_t i = 0; i < nfiles; i++) {
-		const git_diff_delta *d = git_diff_get_delta(diff, i);
-		git_patch *patch = NULL;
-
-		files[i].old_path = d->status == GIT_DELTA_ADDED ? NULL : d->old_file.path;
-		files[i].new_path = d->status == GIT_DELTA_DELETED ? NULL : d->new_file.path;
-		if (git_patch_from_diff(&patch, diff, i) == 0)
-			files[i].nhunks = git_patch_num_hunks(patch);
-		git_patch_free(patch);
-	}
+	files = files_of(diff, &nfiles);
 	if (git_commit_tree(&tree, parent) < 0)
 		goto git_fail;
 	if ((err = index_write_touched(tree, run.index, files, nfiles)) < 0 ||
@@ -352,14 +383,7 @@ static int apply_patch(struct kernel_tree *t, const char *name, const struct pat
 	json_object_object_add(note, "hunks", apply_read_placements(run.log, files, nfiles));
 	if ((err = tree_from_index(repo, tree, run.index, files, nfiles, &tree_oid)) < 0)
 		goto out;
-	if (git_tree_lookup(&new_tree, repo, &tree_oid) < 0 ||
-	    git_signature_new(&author, p->author_name, p->author_email, p->author_time,
-			      p->author_tz) < 0 ||
-	    /* The committer's date is the author's, so the same series gives the same shas. */
-	    git_signature_new(&committer, TREE_COMMITTER_NAME, TREE_COMMITTER_EMAIL, p->author_time,
-			      p->author_tz) < 0 ||
-	    git_commit_create(out, repo, NULL, author, committer, NULL, p->message, new_tree, 1,
-			      (const git_commit **)&parent) < 0)
+	if (commit_patch(repo, p, parent, &tree_oid, out) < 0)
 		goto git_fail;
 	err = 0;
 	goto out;
@@ -377,77 +401,9 @@ out:
 	free(direct);
 	free(merge);
 	git_index_free(index);
-	git_signature_free(author);
-	git_signature_free(committer);
-	git_tree_free(new_tree);
 	git_tree_free(tree);
 	git_diff_free(diff);
 	return err;
-}
-
-/* The note of an applied commit, or NULL. */
-static struct json_object *note_read(git_repository *repo, const git_oid *commit)
-{
-	git_note *note = NULL;
-	struct json_object *o = NULL;
-
-	if (git_note_read(&note, repo, APPLIED_NOTES_REF, commit) < 0) {
-		error_clear();
-		return NULL;
-	}
-	o = json_tokener_parse(git_note_message(note));
-	git_note_free(note);
-	return o;
-}
-
-static int note_write(git_repository *repo, const git_oid *commit, struct json_object *note)
-{
-	git_signature *sig = NULL;
-	git_oid id;
-	int err = 0;
-
-	const char *text = json_object_to_json_string_ext(note, JSON_C_TO_STRING_PLAIN |
-							      JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	if (git_signature_new(&sig, TREE_COMMITTER_NAME, TREE_COMMITTER_EMAIL, 0, 0) < 0 ||
-	    git_note_create(&id, repo, APPLIED_NOTES_REF, sig, sig, commit, text, 1) < 0)
-		err = error_set(ERR_GENERIC, "cannot write the note of %s: %s",
-				git_oid_tostr_s(commit), gitutil_error());
-	git_signature_free(sig);
-	return err;
-}
-
-/* "exact", or each moved or merged hunk: "core.c hunk 1 at offset -2, …". */
-static void placement_text(struct strbuf *sb, struct json_object *note)
-{
-	struct json_object *hunks = NULL;
-	size_t n, shown = 0;
-
-	json_object_object_get_ex(note, "hunks", &hunks);
-	n = hunks ? json_object_array_length(hunks) : 0;
-	for (size_t i = 0; i < n; i++) {
-		struct json_object *h = json_object_array_get_idx(hunks, i), *v;
-		const char *placed = "", *file = "";
-		int hunk = 0, off = 0;
-
-		if (json_object_object_get_ex(h, "placed", &v))
-			placed = json_object_get_string(v);
-		if (strcmp(placed, "exact") == 0)
-			continue;
-		if (json_object_object_get_ex(h, "file", &v))
-			file = json_object_get_string(v);
-		if (json_object_object_get_ex(h, "hunk", &v))
-			hunk = json_object_get_int(v);
-		if (json_object_object_get_ex(h, "offset", &v))
-			off = json_object_get_int(v);
-		strbuf_addf(sb, "%s%s hunk %d ", shown++ ? ", " : "", file, hunk);
-		if (strcmp(placed, "offset") == 0)
-			strbuf_addf(sb, "at offset %+d", off);
-		else
-			strbuf_addf(sb, "by %s merge", placed);
-	}
-	if (!shown)
-		strbuf_addf(sb, n == 1 ? "its hunk exact" : "all %zu hunks exact", n);
 }
 
 /* One patch of a file on *commit, from the cache when it was applied before. */
@@ -471,7 +427,7 @@ static int apply_one(struct kernel_tree *t, const char *name, const struct patch
 	ref_name = xasprintf(APPLIED_REF_PREFIX "%s", key_hex);
 	label = patch_label(name, p);
 	if (git_reference_name_to_id(&out, t->repo, ref_name) == 0 &&
-	    (note = note_read(t->repo, &out)))
+	    (note = applied_note_read(t->repo, &out)))
 		goto done;
 	if (git_commit_lookup(&parent, t->repo, commit) < 0) {
 		err = error_set(ERR_GENERIC, "cannot find commit %s: %s", parent_hex, gitutil_error());
@@ -488,7 +444,7 @@ static int apply_one(struct kernel_tree *t, const char *name, const struct patch
 	json_object_object_add(note, "message", json_object_new_int64((int64_t)p->number));
 	json_object_object_add(note, "of", json_object_new_int64((int64_t)p->count));
 	if ((err = apply_patch(t, name, p, parent, note, &out)) < 0 ||
-	    (err = note_write(t->repo, &out, note)) < 0)
+	    (err = applied_note_write(t->repo, &out, note)) < 0)
 		goto out;
 	if (git_reference_create(&ref, t->repo, ref_name, &out, 1, "fpubench: apply") < 0) {
 		err = error_set(ERR_GENERIC, "cannot create '%s': %s", ref_name, gitutil_error());
@@ -496,7 +452,7 @@ static int apply_one(struct kernel_tree *t, const char *name, const struct patch
 	}
 done:
 	if (tell) {
-		placement_text(&said, note);
+		applied_note_text(&said, note);
 		notice("applied patch %s as %.12s: %s", label, git_oid_tostr_s(&out), said.buf);
 	}
 	git_oid_cpy(commit, &out);
@@ -557,7 +513,7 @@ struct json_object *kernel_tree_applied_json(const struct kernel_tree *t, const 
 	if (!t->repo)
 		return NULL;
 	git_oid_cpy(&at, commit);
-	while ((note = note_read(t->repo, &at))) {
+	while ((note = applied_note_read(t->repo, &at))) {
 		json_object_object_add(note, "commit", jsonw_string(git_oid_tostr_s(&at)));
 		if (!newest_first)
 			newest_first = json_object_new_array();
