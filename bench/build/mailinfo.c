@@ -31,6 +31,51 @@ static char *info_value(const char *info, const char *name)
 	return NULL;
 }
 
+/* Replaces *field with value, when mailinfo gave one. */
+static void take(char **field, const char *value)
+{
+	if (value && *value) {
+		free(*field);
+		*field = xstrdup(value);
+	}
+}
+
+/* The diff of the file mailinfo wrote, its transfer encoding (quoted-printable, base64) undone. */
+static void take_diff(struct patchfile *p, const char *name, const char *patch)
+{
+	struct strbuf decoded = STRBUF_INIT;
+	struct patchfile d;
+
+	if (file_read(patch, &decoded) == 0 &&
+	    patchfile_parse(&d, name, decoded.buf, decoded.len) == 0) {
+		free(p->diff);
+		p->diff = d.diff;
+		d.diff = NULL;
+		patchfile_release(&d);
+	}
+	error_clear();
+	strbuf_release(&decoded);
+}
+
+/* The message as git am makes it: the subject, a blank line and the body without its trailing blank lines. */
+static void take_message(struct patchfile *p, const char *subject, const char *body)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t len;
+
+	if (!subject || !*subject)
+		return;
+	len = strlen(body);
+	while (len && body[len - 1] == '\n')
+		len--;
+	strbuf_addstr(&sb, subject);
+	if (len)
+		strbuf_addf(&sb, "\n\n%.*s", (int)len, body);
+	strbuf_addch(&sb, '\n');
+	free(p->message);
+	p->message = strbuf_detach(&sb);
+}
+
 int mailinfo_decode(struct kernel_tree *t, const char *name, struct patchfile *p)
 {
 	const char *gitdir = git_repository_path(t->repo);
@@ -38,7 +83,6 @@ int mailinfo_decode(struct kernel_tree *t, const char *name, struct patchfile *p
 	char *patch = xasprintf("%s.patch", mail), *log = xasprintf("%s.log", mail);
 	char *info = NULL, *body = NULL, *author = NULL, *email = NULL, *subject = NULL, *date = NULL;
 	const char *argv[] = { "git", "mailinfo", "-u", msg, patch, NULL };
-	struct strbuf sb = STRBUF_INIT;
 	struct gitrun_env e;
 	int err, fd = -1, rc;
 
@@ -62,43 +106,15 @@ int mailinfo_decode(struct kernel_tree *t, const char *name, struct patchfile *p
 	email = info_value(info, "Email");
 	subject = info_value(info, "Subject");
 	date = info_value(info, "Date");
-	if (author && *author) {
-		free(p->author_name);
-		p->author_name = xstrdup(author);
-	}
-	if (email && *email) {
-		free(p->author_email);
-		p->author_email = xstrdup(email);
-	}
+	take(&p->author_name, author);
+	take(&p->author_email, email);
 	if (date && *date && date_parse_rfc2822(date, &p->author_time, &p->author_tz) < 0) {
 		err = error_set(ERR_INPUT, "patch '%s' message %zu has a bad date '%s'", name, p->number,
 				date);
 		goto out;
 	}
-	/* The diff too, once mailinfo has undone a transfer encoding (quoted-printable, base64). */
-	struct strbuf decoded = STRBUF_INIT;
-	struct patchfile d;
-	if (file_read(patch, &decoded) == 0 &&
-	    patchfile_parse(&d, name, decoded.buf, decoded.len) == 0) {
-		free(p->diff);
-		p->diff = d.diff;
-		d.diff = NULL;
-		patchfile_release(&d);
-	}
-	error_clear();
-	strbuf_release(&decoded);
-	if (subject && *subject) {
-		size_t len = strlen(body);
-
-		while (len && body[len - 1] == '\n')
-			len--;
-		strbuf_addstr(&sb, subject);
-		if (len)
-			strbuf_addf(&sb, "\n\n%.*s", (int)len, body);
-		strbuf_addch(&sb, '\n');
-		free(p->message);
-		p->message = strbuf_detach(&sb);
-	}
+	take_diff(p, name, patch);
+	take_message(p, subject, body);
 out:
 	if (fd >= 0)
 		close(fd);
@@ -107,7 +123,6 @@ out:
 	unlink(patch);
 	unlink(log);
 	gitrun_env_release(&e);
-	strbuf_release(&sb);
 	free(mail);
 	free(msg);
 	free(patch);
