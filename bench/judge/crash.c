@@ -279,6 +279,24 @@ static const char *join(struct crash_scanner *s, const char *text, bool stamped)
 	return s->joined;
 }
 
+/* Copies the line into s->buf, cut at CRASH_LINE_MAX, a NUL byte as '?'. */
+static void line_take(struct crash_scanner *s, const char *line, size_t n)
+{
+	if (n > CRASH_LINE_MAX)
+		n = CRASH_LINE_MAX;
+	for (size_t i = 0; i < n; i++)
+		s->buf[i] = line[i] ? line[i] : '?';
+	s->buf[n] = '\0';
+}
+
+/* The line began a report of a bare line's title ("%L"): keep it, for join() to read on. */
+static void join_remember(struct crash_scanner *s, const char *text)
+{
+	s->joinable = true;
+	s->prev_prefix = (size_t)(text - s->buf);
+	memcpy(s->prev, s->buf, sizeof(s->prev));
+}
+
 long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 {
 	const char *text, *at;
@@ -294,11 +312,7 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	s->line_no++;
 	while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
 		n--;
-	if (n > CRASH_LINE_MAX)
-		n = CRASH_LINE_MAX;
-	for (size_t i = 0; i < n; i++)
-		s->buf[i] = line[i] ? line[i] : '?';
-	s->buf[n] = '\0';
+	line_take(s, line, n);
 	text = crash_strip_prefixes(s->buf, ctx, &stamped);
 	s->i386 |= crash_is_i386(text);
 	if (!s->booted) {
@@ -358,16 +372,11 @@ long crash_scanner_line(struct crash_scanner *s, const char *line, size_t len)
 	}
 	if (s->nreports == CRASH_MAX_REPORTS)
 		return -1;
-	if (f != &crash_die_format && strcmp(f->title, "%L") == 0 && text != s->joined) {
-		s->joinable = true;
-		s->prev_prefix = (size_t)(text - s->buf);
-		memcpy(s->prev, s->buf, sizeof(s->prev));
-	}
-	if (f == &crash_die_format)
-		report_begin(s, f, NULL, text, at, m, ctx, kind, stamped);
-	else
-		report_begin(s, f, f->skip ? &crash_rx.format_skip[f - crash_formats] : NULL, text, at, m, ctx, "",
-			     stamped);
+	if (f != &crash_die_format && strcmp(f->title, "%L") == 0 && text != s->joined)
+		join_remember(s, text);
+	/* crash_die_format, outside crash_formats[], has no skip of its own. */
+	report_begin(s, f, f->skip ? &crash_rx.format_skip[f - crash_formats] : NULL, text, at, m, ctx,
+		     f == &crash_die_format ? kind : "", stamped);
 	return (long)(s->nreports - 1);
 }
 
