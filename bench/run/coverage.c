@@ -430,6 +430,42 @@ static int clear_dir(struct cov *c)
 	return err;
 }
 
+/*
+ * Each setup's tracefile, named in fsave or fxsave by how it saves the FPU,
+ * and in titles/infos for the summary.  ERR_GENERIC when no FSAVE setup
+ * sent data: the figures are the FSAVE setups'.
+ */
+static int setups_trace(struct cov *c, const struct matrix *m, struct strlist *fsave,
+			struct strlist *fxsave, struct strlist *titles, struct strlist *infos)
+{
+	const struct session *s = c->s;
+	int err = 0;
+
+	for (size_t i = 0; i < s->nsetups && err >= 0; i++) {
+		char *slug = matrix_setup_slug(s->setups[i].spec);
+		char *info = xasprintf("%s/%s.info", c->dir, slug);
+		bool uses_fsave = cpu_setup_uses_fsave(&s->setups[i]);
+
+		if ((err = setup_trace(c, m, i, info)) == 1) {
+			strlist_push(uses_fsave ? fsave : fxsave, xstrdup(info));
+			strlist_push(titles, xasprintf("%s (%s)", s->setups[i].spec,
+						       uses_fsave ? "FSAVE" : "FXSAVE"));
+			strlist_push(infos, xstrdup(info));
+		}
+		free(slug);
+		free(info);
+	}
+	if (err < 0)
+		return err;
+	if (!fsave->n && !fxsave->n)
+		return error_set(ERR_GENERIC, "no setup sent coverage data (see the cells and '%s')",
+				 s->run_dir);
+	if (!fsave->n)
+		return error_set(ERR_GENERIC, "no FSAVE setup sent coverage data (see the cells and '%s')",
+				 s->run_dir);
+	return 0;
+}
+
 int coverage_write(const struct session *s, const struct matrix *m, const char *dir)
 {
 	struct cov c = { .s = s, .dir = path_absolute(dir), .notes = STRBUF_INIT };
@@ -449,32 +485,8 @@ int coverage_write(const struct session *s, const struct matrix *m, const char *
 		goto out;
 	if ((err = clear_dir(&c)) < 0)
 		goto out;
-	for (size_t i = 0; i < s->nsetups && err >= 0; i++) {
-		char *slug = matrix_setup_slug(s->setups[i].spec);
-		char *info = xasprintf("%s/%s.info", c.dir, slug);
-		bool uses_fsave = cpu_setup_uses_fsave(&s->setups[i]);
-
-		if ((err = setup_trace(&c, m, i, info)) == 1) {
-			strlist_push(uses_fsave ? &fsave : &all, xstrdup(info));
-			strlist_push(&titles, xasprintf("%s (%s)", s->setups[i].spec,
-							uses_fsave ? "FSAVE" : "FXSAVE"));
-			strlist_push(&infos, xstrdup(info));
-		}
-		free(slug);
-		free(info);
-	}
-	if (err < 0)
+	if ((err = setups_trace(&c, m, &fsave, &all, &titles, &infos)) < 0)
 		goto out;
-	if (!fsave.n && !all.n) {
-		err = error_set(ERR_GENERIC, "no setup sent coverage data (see the cells and '%s')",
-				s->run_dir);
-		goto out;
-	}
-	if (!fsave.n) {
-		err = error_set(ERR_GENERIC, "no FSAVE setup sent coverage data (see the cells and '%s')",
-				s->run_dir);
-		goto out;
-	}
 	/* `all` so far holds the FXSAVE setups'. */
 	for (size_t i = 0; i < fsave.n; i++)
 		strlist_push(&all, xstrdup(fsave.v[i]));
