@@ -178,6 +178,24 @@ static struct json_object *kcidb_environment(const struct matrix_cell *c)
 	return o;
 }
 
+/* The commits the test guards ("guards": ["f994d99cf140"]) and its contract ("guards_contract"). */
+static void kcidb_add_guards(struct json_object *misc, const struct report_guard *g)
+{
+	struct json_object *commits;
+
+	if (!g)
+		return;
+	commits = json_object_new_array();
+	for (const char *p = g->commits + strspn(g->commits, " "); *p; p += strspn(p, " ")) {
+		size_t n = strcspn(p, " ");
+
+		json_object_array_add(commits, json_object_new_string_len(p, (int)n));
+		p += n;
+	}
+	json_object_object_add(misc, "guards", commits);
+	kcidb_add_text(misc, "guards_contract", g->contract);
+}
+
 static struct json_object *kcidb_test(const struct report_input *in, const struct matrix_cell *c,
 				      const char *origin)
 {
@@ -215,6 +233,7 @@ static struct json_object *kcidb_test(const struct report_input *in, const struc
 	kcidb_add_text(misc, "crash", c->crash);
 	kcidb_add_text(misc, "reason", c->reason);
 	kcidb_add_text(misc, "console", c->console);
+	kcidb_add_guards(misc, report_guard_find(in, c->test));
 	json_object_object_add(o, "misc", misc);
 	strbuf_release(&sb);
 	strbuf_release(&tail);

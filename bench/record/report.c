@@ -127,3 +127,11 @@ out:
 	strbuf_release(&sb);
 	return err;
 }
+
+const struct report_guard *report_guard_find(const struct report_input *in, const char *test)
+{
+	for (size_t i = 0; i < in->nguards; i++)
+		if (strcmp(in->guards[i].test, test) == 0)
+			return &in->guards[i];
+	return NULL;
+}

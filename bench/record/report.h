@@ -68,6 +68,13 @@ struct report_provenance {
 	size_t nversions;
 };
 
+/* What a guest test guards (its build's tests.list): the upstream commits, space-separated, and the contract. */
+struct report_guard {
+	const char *test;
+	const char *commits;	/* "" when none */
+	const char *contract;
+};
+
 struct report_input {
 	const struct results_run *run;
 	const struct matrix *m;
@@ -80,7 +87,12 @@ struct report_input {
 	const char *tree_name;	/* KCIDB checkouts' tree_name, or NULL */
 	const struct history_bisection *bisections;	/* of new failures; mail relative to run_dir */
 	size_t nbisections;
+	const struct report_guard *guards;	/* of the guest's tests, or NULL */
+	size_t nguards;
 };
+
+/* What the test guards, or NULL when the guest listed nothing for it. */
+const struct report_guard *report_guard_find(const struct report_input *in, const char *test);
 
 /* The console tail shown in junit.xml and kcidb.json: where a boot went wrong. */
 #define REPORT_EXCERPT_MAX 4096

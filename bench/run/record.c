@@ -1,5 +1,6 @@
 #include "record.h"
 
+#include "build/payload.h"
 #include "lib/error.h"
 #include "provenance/provenance.h"
 #include "record/history.h"
@@ -144,6 +145,27 @@ static void story_read(struct kernel_story *k, git_repository *repo, const struc
 	k->p.patch_id = *k->story.patch_id ? k->story.patch_id : NULL;
 }
 
+/* What each guest test guards, from its build's list (none: a testing aid's guest has no list). */
+static struct report_guard *guards_read(const char *guest_dir, size_t *n, struct payload_test **tests,
+					size_t *ntests)
+{
+	struct report_guard *g;
+
+	if (payload_read_tests(guest_dir, tests, ntests) < 0) {
+		error_clear();
+		*n = 0;
+		return NULL;
+	}
+	g = xcalloc(*ntests ? *ntests : 1, sizeof(*g));
+	for (size_t i = 0; i < *ntests; i++) {
+		g[i].test = (*tests)[i].name;
+		g[i].commits = payload_test_tag(&(*tests)[i], "linux-git");
+		g[i].contract = (*tests)[i].guards;
+	}
+	*n = *ntests;
+	return g;
+}
+
 static int write_reports(struct record *r, const struct results_run *run, const struct matrix *m,
 			 const struct history_diff *diff)
 {
@@ -151,6 +173,9 @@ static int write_reports(struct record *r, const struct results_run *run, const 
 	struct kernel_story *stories = xcalloc(s->nkernels ? s->nkernels : 1, sizeof(*stories));
 	struct report_provenance *prov = xcalloc(s->nkernels ? s->nkernels : 1, sizeof(*prov));
 	struct history_strips *strips = NULL;
+	struct payload_test *tests = NULL;
+	size_t ntests = 0, nguards;
+	struct report_guard *guards = guards_read(s->cfg.guest_dir, &nguards, &tests, &ntests);
 	int err;
 
 	if ((err = history_strips(r->h, r->run_id, STRIP_RUNS, &strips)) < 0)
@@ -170,9 +195,15 @@ static int write_reports(struct record *r, const struct results_run *run, const 
 		.tree_name = r->tree_name,
 		.bisections = &r->bisection,
 		.nbisections = r->bisection.variant ? 1 : 0,
+		.guards = guards,
+		.nguards = nguards,
 	};
 	err = report_write(&in);
 out:
+	for (size_t i = 0; i < nguards; i++)
+		free((char *)guards[i].commits);
+	free(guards);
+	payload_tests_free(tests, ntests);
 	for (size_t i = 0; i < s->nkernels; i++)
 		provenance_story_release(&stories[i].story);
 	free(stories);

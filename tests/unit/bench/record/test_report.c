@@ -145,9 +145,14 @@ static int setup(void **state)
 						 .lore_url = "https://lore.kernel.org/r/v3@example.org",
 						 .patch_id = "1dc86e3f0083e868895d3c52c168aab45f49d83c",
 						 .versions = f->versions, .nversions = 2 };
+	static const struct report_guard guards[] = {
+		{ "fpu_seed", "f994d99cf140", "the legacy save path saves with fnsave" },
+		{ "fpu_frame", "", "the 32-bit signal frame's i387 state" },
+	};
 	f->in = (struct report_input){ .run = &f->run, .m = &f->m, .run_dir = f->dir,
 				       .diff = &f->diff, .strips = &f->strips, .prov = f->prov,
-				       .nprov = 2, .tree_name = "debian-6.1" };
+				       .nprov = 2, .tree_name = "debian-6.1",
+				       .guards = guards, .nguards = 2 };
 	*state = f;
 	return 0;
 }
@@ -539,6 +544,9 @@ static void test_kcidb_validates(void **state)
 	test_json_expect(doc, "/tests/0/misc/expected", "\"crash\"");
 	test_json_expect(doc, "/tests/0/misc/met", "true");
 	test_json_expect(doc, "/tests/0/misc/waived", "true");
+	/* The guest's list names what the test guards: the upstream commit, as LTP's tags do. */
+	test_json_expect(doc, "/tests/0/misc/guards", "[\"f994d99cf140\"]");
+	test_json_expect(doc, "/tests/0/misc/guards_contract", "\"the legacy save path saves with fnsave\"");
 	/* Both builds passed, each naming its variant. */
 	test_json_expect(doc, "/builds/0/status", "\"PASS\"");
 	test_json_expect(doc, "/builds/0/misc/variant", "\"unpatched\"");
