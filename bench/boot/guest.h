@@ -8,11 +8,9 @@
  * child subreaper and reaps its qemu zombies: the machine's PID 1 reaps
  * orphans only every second or so, and libvirt waits for the pid to vanish.
  *
- * A guest gets no network device and no host filesystem: the domain has
- * no <interface>, <disk>, <filesystem> or <hostdev>, and libvirt starts
- * QEMU with -nodefaults, so nothing is added behind our back.  The
- * embedded driver's root is made 0700: it holds the domains' logs and
- * QEMU's sockets.
+ * A guest gets no network device and no host filesystem (domain_xml_build()
+ * says what its domain holds).  The embedded driver's root is made 0700: it
+ * holds the domains' logs and QEMU's sockets.
  *
  * The console cap: QEMU writes the serial console to a file, as fast as
  * the guest sends it (about 0.5 MB/s under TCG), and a guest may never
@@ -20,8 +18,6 @@
  * and destroys the guest once it passes CONSOLE_MAX (16 MiB); the
  * file then ends a little past the cap, by what the guest wrote in that
  * last slice.  Readers take at most CONSOLE_MAX bytes of it.
- *
- * guest_domain_xml() is pure, for unit tests.
  */
 #ifndef FPUBENCH_GUEST_H
 #define FPUBENCH_GUEST_H
@@ -102,9 +98,6 @@ int guest_check_cpus_local(const struct cpu_setup *setups, size_t n);
  * them; libvirt itself would wait 30 s on a domain killed while starting.
  */
 int guest_embed_scrub(const char *root);
-
-/* Builds the domain XML; caller frees *out. */
-int guest_domain_xml(const struct guest_spec *spec, char **out);
 
 /*
  * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,

@@ -14,6 +14,7 @@
 #include "boot/cpu.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "boot/domain_xml.h"
 #include "boot/guest.h"
 #include "lib/strbuf.h"
 #include "lib/xmlw.h"
@@ -72,7 +73,7 @@ static void test_xml_has_the_domain_we_need(void **state)
 	(void)state;
 	assert_int_equal(cpu_setup_parse(&cpu, "qemu32,-sse,-sse2,-fxsr,+cx8:nofxsr"), 0);
 	struct guest_spec spec = spec_for(&cpu, "fpubench-r1-0-1");
-	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
+	assert_int_equal(domain_xml_build(&spec, &xml), 0);
 	assert_non_null(strstr(xml, "<domain type=\"qemu\">"));
 	assert_non_null(strstr(xml, "<name>fpubench-r1-0-1</name>"));
 	assert_non_null(strstr(xml, "<memory unit=\"MiB\">64</memory>"));
@@ -104,7 +105,7 @@ static void test_xml_has_no_network_and_no_host_files(void **state)
 	(void)state;
 	assert_int_equal(cpu_setup_parse(&cpu, "486"), 0);
 	struct guest_spec spec = spec_for(&cpu, "fpubench-r1-0-1");
-	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
+	assert_int_equal(domain_xml_build(&spec, &xml), 0);
 	const char *devices = strstr(xml, "<devices>"), *end = strstr(xml, "</devices>");
 	assert_non_null(devices);
 	assert_non_null(end);
@@ -132,7 +133,7 @@ static void test_xml_escapes_names(void **state)
 	(void)state;
 	assert_int_equal(cpu_setup_parse(&cpu, "486"), 0);
 	struct guest_spec spec = spec_for(&cpu, "fpubench-<x>'");
-	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
+	assert_int_equal(domain_xml_build(&spec, &xml), 0);
 	assert_non_null(strstr(xml, "<name>fpubench-&lt;x&gt;'</name>"));
 	free(xml);
 	cpu_setup_release(&cpu);
