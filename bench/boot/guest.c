@@ -259,44 +259,72 @@ out:
 	return err;
 }
 
-static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
-			  struct guest_outcome *out)
+/* Listens for a domain's events before it starts: a guest can stop before virDomainCreateXML returns. */
+static void waiter_add(struct guest_conn *gc, struct waiter *w)
 {
-	struct waiter w = { .name = spec->name, .qemu = -1 };
-	char *xml = NULL;
-	virDomainPtr dom;
-	char *log = NULL;
-	double start, deadline, next_poll;
+	pthread_mutex_lock(&gc->lock);
+	w->next = gc->waiters;
+	gc->waiters = w;
+	pthread_mutex_unlock(&gc->lock);
+}
+
+/* Starts spec's domain; ERR_CPU for a CPU libvirt refuses, ERR_LIBVIRT otherwise. */
+static int domain_start(struct guest_conn *gc, const struct guest_spec *spec, const char *xml,
+			virDomainPtr *dom)
+{
+	virErrorPtr e;
+	char *log;
+	int err;
+
+	if ((*dom = virDomainCreateXML(gc->conn, xml, gc->create_flags)))
+		return 0;
+	e = virGetLastError();
+	log = virt_log_note();
+	err = error_set(e && e->domain == VIR_FROM_CPU ? ERR_CPU : ERR_LIBVIRT,
+			"cannot start domain '%s' (cpu '%s'): %s%s", spec->name, spec->cpu->spec,
+			virt_loop_last_error(), log);
+	free(log);
+	return err;
+}
+
+/*
+ * Asks libvirt whether the domain still runs, in case its stop event was
+ * lost; called with gc->lock held, which it drops meanwhile.  ERR_LIBVIRT
+ * when the connection is lost: the host, not the kernel, failed, and the
+ * boot is to be retried elsewhere.
+ */
+static int domain_poll(struct guest_conn *gc, virDomainPtr dom, struct waiter *w)
+{
+	pthread_mutex_unlock(&gc->lock);
+	int active = virDomainIsActive(dom);
+	bool lost = active < 0 && !guest_conn_alive(gc);
+	pthread_mutex_lock(&gc->lock);
+	if (active == 0)
+		w->stopped = true;
+	if (lost) {
+		char *log = virt_log_note();
+		int err = error_set(ERR_LIBVIRT, "lost the connection to libvirt while '%s' ran%s",
+				    w->name, log);
+
+		free(log);
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * Waits until the domain, started at start, stops, the bench is
+ * interrupted, timeout_s passes or the console passes CONSOLE_MAX, and says
+ * which in out.
+ */
+static int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec *spec,
+		       struct waiter *w, double start, double timeout_s, struct guest_outcome *out)
+{
+	double deadline = start + timeout_s, next_poll = start + POLL_ACTIVE_S;
 	int err = 0;
 
-	memset(out, 0, sizeof(*out));
-	if ((err = domain_xml_build(spec, &xml)) < 0)
-		return err;
-
-	/* Listen before starting: a guest can stop before virDomainCreateXML returns. */
 	pthread_mutex_lock(&gc->lock);
-	w.next = gc->waiters;
-	gc->waiters = &w;
-	pthread_mutex_unlock(&gc->lock);
-
-	start = clock_seconds();
-	dom = virDomainCreateXML(gc->conn, xml, gc->create_flags);
-	if (!dom) {
-		virErrorPtr e = virGetLastError();
-		int code = e && e->domain == VIR_FROM_CPU ? ERR_CPU : ERR_LIBVIRT;
-
-		log = virt_log_note();
-		err = error_set(code, "cannot start domain '%s' (cpu '%s'): %s%s", spec->name,
-				spec->cpu->spec, virt_loop_last_error(), log);
-		goto out;
-	}
-
-	deadline = start + timeout_s;
-	next_poll = start + POLL_ACTIVE_S;
-	int qemu = gc->state_dir ? reaper_qemu_open(gc->state_dir, spec->name) : -1;
-	pthread_mutex_lock(&gc->lock);
-	w.qemu = qemu;
-	while (!w.stopped) {
+	while (!w->stopped) {
 		double now = clock_seconds();
 
 		if (interrupted) {
@@ -312,19 +340,8 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 			break;
 		}
 		if (now >= next_poll) {
-			pthread_mutex_unlock(&gc->lock);
-			int active = virDomainIsActive(dom);
-			bool lost = active < 0 && !guest_conn_alive(gc);
-			pthread_mutex_lock(&gc->lock);
-			if (active == 0)
-				w.stopped = true;
-			if (lost) {
-				/* The host, not the kernel, failed: an error, to be retried elsewhere. */
-				log = virt_log_note();
-				err = error_set(ERR_LIBVIRT, "lost the connection to libvirt while '%s' ran%s",
-						spec->name, log);
+			if ((err = domain_poll(gc, dom, w)) < 0)
 				break;
-			}
 			next_poll = now + POLL_ACTIVE_S;
 			continue;
 		}
@@ -333,16 +350,46 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 		pthread_cond_timedwait(&gc->cond, &gc->lock, &ts);
 	}
 	pthread_mutex_unlock(&gc->lock);
+	return err;
+}
 
-	if (out->timed_out || out->flooded || out->interrupted) {
-		virDomainDestroy(dom);
-		/* Take the stop event now, so it cannot reach a later guest of this name. */
-		struct timespec ts = monotonic_at(clock_seconds() + DESTROY_EVENT_WAIT_S);
-		pthread_mutex_lock(&gc->lock);
-		while (!w.stopped && pthread_cond_timedwait(&gc->cond, &gc->lock, &ts) == 0)
-			;
-		pthread_mutex_unlock(&gc->lock);
-	}
+/* Destroys the domain and takes its stop event now, so it cannot reach a later guest of its name. */
+static void domain_destroy(struct guest_conn *gc, virDomainPtr dom, struct waiter *w)
+{
+	struct timespec ts;
+
+	virDomainDestroy(dom);
+	ts = monotonic_at(clock_seconds() + DESTROY_EVENT_WAIT_S);
+	pthread_mutex_lock(&gc->lock);
+	while (!w->stopped && pthread_cond_timedwait(&gc->cond, &gc->lock, &ts) == 0)
+		;
+	pthread_mutex_unlock(&gc->lock);
+}
+
+static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
+			  struct guest_outcome *out)
+{
+	struct waiter w = { .name = spec->name, .qemu = -1 };
+	char *xml = NULL;
+	virDomainPtr dom;
+	double start;
+	int err = 0;
+
+	memset(out, 0, sizeof(*out));
+	if ((err = domain_xml_build(spec, &xml)) < 0)
+		return err;
+	waiter_add(gc, &w);
+	start = clock_seconds();
+	if ((err = domain_start(gc, spec, xml, &dom)) < 0)
+		goto out;
+	/* Its shutdown event ends its qemu at once (lifecycle_event). */
+	int qemu = gc->state_dir ? reaper_qemu_open(gc->state_dir, spec->name) : -1;
+	pthread_mutex_lock(&gc->lock);
+	w.qemu = qemu;
+	pthread_mutex_unlock(&gc->lock);
+	err = domain_wait(gc, dom, spec, &w, start, timeout_s, out);
+	if (out->timed_out || out->flooded || out->interrupted)
+		domain_destroy(gc, dom, &w);
 	out->seconds = clock_seconds() - start;
 	virDomainFree(dom);
 out:
@@ -350,7 +397,6 @@ out:
 	if (w.qemu >= 0)
 		close(w.qemu);
 	free(xml);
-	free(log);
 	return err;
 }
 
