@@ -185,7 +185,7 @@ domain_logs() {	# domain_logs RUN-ID: this run's domain logs
 	ls "$CACHE/libvirt/log/qemu/fpubench-$1-"*.log 2>/dev/null || true
 }
 # A line may start with the half of a message qemu was writing when it was
-# killed (bench/boot/guest.c, qemu_end), so the stamp is looked for anywhere.
+# killed (bench/boot/reaper.c, reaper_qemu_end), so the stamp is looked for anywhere.
 dom_time() {	# dom_time LOG WHAT: epoch seconds of the "…+0000: WHAT" line
 	ts=$(sed -n "s/^.*\([0-9]\{4\}-[0-9]\{2\}-[0-9]\{2\} [0-9:.]*+0000\): $2.*/\1/p" "$1" | tail -n 1)
 	[ -n "$ts" ] || die "no '$2' line in domain log '$1'"

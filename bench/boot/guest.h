@@ -1,18 +1,16 @@
 /*
  * guest: one libvirt transient domain per boot.
  *
- * A struct guest_conn is a libvirt connection plus the event loop thread
- * that delivers its lifecycle events; it is safe to run several guests on
- * one connection from several threads.  With the embedded driver
- * (qemu:///embed) qemu is a descendant of the bench, so the bench becomes a
- * child subreaper and reaps its qemu zombies: the machine's PID 1 reaps
- * orphans only every second or so, and libvirt waits for the pid to vanish.
+ * A struct guest_conn is a libvirt connection whose lifecycle events the
+ * process's event loop delivers (virt_loop_start()); it is safe to run
+ * several guests on one connection from several threads.  With the
+ * embedded driver (qemu:///embed, embed_uri()) qemu is a descendant of the
+ * bench, which reaps it (reaper_start()) and ends a guest's qemu as soon as
+ * the guest shuts down (reaper_qemu_end()).
  *
- * A guest gets no network device and no host filesystem: the domain has
- * no <interface>, <disk>, <filesystem> or <hostdev>, and libvirt starts
- * QEMU with -nodefaults, so nothing is added behind our back.  The
- * embedded driver's root is made 0700: it holds the domains' logs and
- * QEMU's sockets.
+ * A guest gets no network device and no host filesystem (domain_xml_build()
+ * says what its domain holds); embed_prepare() makes the embedded driver's
+ * root, where QEMU's sockets are, private.
  *
  * The console cap: QEMU writes the serial console to a file, as fast as
  * the guest sends it (about 0.5 MB/s under TCG), and a guest may never
@@ -20,8 +18,6 @@
  * and destroys the guest once it passes CONSOLE_MAX (16 MiB); the
  * file then ends a little past the cap, by what the guest wrote in that
  * last slice.  Readers take at most CONSOLE_MAX bytes of it.
- *
- * guest_domain_xml() is pure, for unit tests.
  */
 #ifndef FPUBENCH_GUEST_H
 #define FPUBENCH_GUEST_H
@@ -52,12 +48,9 @@ struct guest_outcome {
 	double seconds;		/* from start to stop */
 };
 
-/* The embedded driver's URI for a root directory; caller frees. */
-char *guest_embed_uri(const char *root);
-
 /*
- * Connects to `uri`.  For an embedded URI, writes the root's qemu.conf
- * first.  ERR_LIBVIRT carries libvirt's message.
+ * Connects to `uri`.  For an embedded URI, prepares its root first
+ * (embed_prepare()).  ERR_LIBVIRT carries libvirt's message.
  */
 int guest_conn_open(struct guest_conn **out, const char *uri);
 
@@ -78,33 +71,8 @@ int guest_conn_capacity(struct guest_conn *gc, unsigned memory_mib);
 /* Whether the connection still works (a daemon may have gone away). */
 bool guest_conn_alive(struct guest_conn *gc);
 
-/* libvirt's list of x86 CPU features on this machine. */
-#define GUEST_CPU_FEATURES_MAP "/usr/share/libvirt/cpu_map/x86_features.xml"
-
-/*
- * ERR_CPU, naming the first such setup and the nearest known name, when
- * libvirt does not know a setup's model, or one of its features (checked
- * against GUEST_CPU_FEATURES_MAP when this machine has it).  One list of
- * models for all setups: each listing costs the embedded driver 7 ms.
- */
+/* cpu_check_setups() against the connection's libvirt: ERR_CPU for a name it does not know. */
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n);
-
-/*
- * The same check against this machine's libvirt, without a connection to
- * a host: what a run on local guests does before it builds anything.
- */
-int guest_check_cpus_local(const struct cpu_setup *setups, size_t n);
-
-/*
- * Forgets the domains named GUEST_NAME_PREFIX* that a killed bench left in
- * embedded root: kills their qemu if it still runs and removes their state
- * files.  Called before connecting, under the cache lock, so no libvirt owns
- * them; libvirt itself would wait 30 s on a domain killed while starting.
- */
-int guest_embed_scrub(const char *root);
-
-/* Builds the domain XML; caller frees *out. */
-int guest_domain_xml(const struct guest_spec *spec, char **out);
 
 /*
  * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,

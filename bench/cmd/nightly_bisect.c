@@ -1,7 +1,7 @@
 #include "nightly_bisect.h"
 
 #include "bisect/bisect_json.h"
-#include "boot/guest.h"
+#include "boot/embed.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -65,7 +65,7 @@ int nightly_bisect(const struct nightly_bisect *in)
 	 * process exits, so a child on the embedded driver gets a root of its own.
 	 */
 	root = xasprintf("%s/libvirt-bisect", in->s->cfg.cache);
-	uri = guest_embed_uri(root);
+	uri = embed_uri(root);
 	/* This very binary, even if a rebuild has replaced its file since it started. */
 	const char *argv[] = { "/proc/self/exe", "bisect", "--repo", in->repo, "--good", t.good, "--bad", t.bad,
 			       "--cpu", t.cpu, "--test", t.test, "--results", results,

@@ -2,6 +2,8 @@
 
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "boot/cpu_check.h"
+#include "boot/embed.h"
 #include "boot/guest.h"
 #include "boot/virt_log.h"
 #include "build/payload.h"
@@ -40,7 +42,7 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 				return error_set(ERR_USAGE, "cpu setup '%s' is given twice", specs[i]);
 	}
 	/* A misspelt model or feature is refused before the build; remote hosts judge at connect. */
-	return s->cfg.nhosts ? 0 : guest_check_cpus_local(s->setups, s->nsetups);
+	return s->cfg.nhosts ? 0 : cpu_check_local(s->setups, s->nsetups);
 }
 
 /*
@@ -187,7 +189,7 @@ int session_connect(struct session *s)
 			h->jobs = s->cfg.hosts[i].jobs ? s->cfg.hosts[i].jobs : s->cfg.guests;
 		} else {
 			char *root = xasprintf("%s/libvirt", s->tree->cache);
-			s->uris[i] = guest_embed_uri(root);
+			s->uris[i] = embed_uri(root);
 			h->jobs = s->cfg.guests;
 			free(root);
 		}

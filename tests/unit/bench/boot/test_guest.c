@@ -14,6 +14,9 @@
 #include "boot/cpu.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "boot/cpu_check.h"
+#include "boot/domain_xml.h"
+#include "boot/embed.h"
 #include "boot/guest.h"
 #include "lib/strbuf.h"
 #include "lib/xmlw.h"
@@ -72,7 +75,7 @@ static void test_xml_has_the_domain_we_need(void **state)
 	(void)state;
 	assert_int_equal(cpu_setup_parse(&cpu, "qemu32,-sse,-sse2,-fxsr,+cx8:nofxsr"), 0);
 	struct guest_spec spec = spec_for(&cpu, "fpubench-r1-0-1");
-	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
+	assert_int_equal(domain_xml_build(&spec, &xml), 0);
 	assert_non_null(strstr(xml, "<domain type=\"qemu\">"));
 	assert_non_null(strstr(xml, "<name>fpubench-r1-0-1</name>"));
 	assert_non_null(strstr(xml, "<memory unit=\"MiB\">64</memory>"));
@@ -104,7 +107,7 @@ static void test_xml_has_no_network_and_no_host_files(void **state)
 	(void)state;
 	assert_int_equal(cpu_setup_parse(&cpu, "486"), 0);
 	struct guest_spec spec = spec_for(&cpu, "fpubench-r1-0-1");
-	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
+	assert_int_equal(domain_xml_build(&spec, &xml), 0);
 	const char *devices = strstr(xml, "<devices>"), *end = strstr(xml, "</devices>");
 	assert_non_null(devices);
 	assert_non_null(end);
@@ -132,7 +135,7 @@ static void test_xml_escapes_names(void **state)
 	(void)state;
 	assert_int_equal(cpu_setup_parse(&cpu, "486"), 0);
 	struct guest_spec spec = spec_for(&cpu, "fpubench-<x>'");
-	assert_int_equal(guest_domain_xml(&spec, &xml), 0);
+	assert_int_equal(domain_xml_build(&spec, &xml), 0);
 	assert_non_null(strstr(xml, "<name>fpubench-&lt;x&gt;'</name>"));
 	free(xml);
 	cpu_setup_release(&cpu);
@@ -252,7 +255,7 @@ static void test_stale_state_is_scrubbed(void **state)
 	/* Both must have exec'd before their command lines are looked at. */
 	usleep(200 * 1000);
 
-	assert_int_equal(guest_embed_scrub(root), 0);
+	assert_int_equal(embed_scrub(root), 0);
 	assert_int_equal(waitpid(live, &status, 0), live);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	assert_int_equal(kill(other, 0), 0);
@@ -267,7 +270,7 @@ static void test_stale_state_is_scrubbed(void **state)
 	assert_true(exists_in(dir, "other.xml"));
 	/* A root with no state yet is fine too. */
 	char *fresh = xasprintf("%s/fresh", root);
-	assert_int_equal(guest_embed_scrub(fresh), 0);
+	assert_int_equal(embed_scrub(fresh), 0);
 
 	char *cleanup[] = { xasprintf("%s/driver.pid", dir), xasprintf("%s/other.xml", dir) };
 	for (size_t i = 0; i < 2; i++) {
@@ -298,8 +301,8 @@ static void test_cpu_models_are_checked(void **state)
 	assert_non_null(strstr(error_last(), "unknown cpu model 'no-such-cpu' in setup 'no-such-cpu:nofxsr'"));
 	guest_conn_free(gc);
 	/* The same verdicts without a host, as run and test give them before building. */
-	assert_int_equal(guest_check_cpus_local(setups, 2), 0);
-	assert_int_equal(guest_check_cpus_local(setups, 4), ERR_CPU);
+	assert_int_equal(cpu_check_local(setups, 2), 0);
+	assert_int_equal(cpu_check_local(setups, 4), ERR_CPU);
 	assert_non_null(strstr(error_last(), "unknown cpu model 'no-such-cpu' in setup 'no-such-cpu:nofxsr'"));
 	for (size_t i = 0; i < 4; i++)
 		cpu_setup_release(&setups[i]);
@@ -319,7 +322,7 @@ static void test_misspelt_names_get_the_nearest(void **state)
 	struct guest_conn *gc = NULL;
 
 	(void)state;
-	if (!file_exists(GUEST_CPU_FEATURES_MAP))
+	if (!file_exists(CPU_CHECK_FEATURES_MAP))
 		skip();
 	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -345,7 +348,7 @@ static void test_bad_uri_is_a_libvirt_error(void **state)
 
 static void test_embed_uri(void **state)
 {
-	char *uri = guest_embed_uri("/c/libvirt");
+	char *uri = embed_uri("/c/libvirt");
 
 	(void)state;
 	assert_string_equal(uri, "qemu:///embed?root=/c/libvirt");
@@ -361,7 +364,7 @@ static void test_embed_root_is_private(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	char *root = xasprintf("%s/libvirt", dir), *uri = guest_embed_uri(root);
+	char *root = xasprintf("%s/libvirt", dir), *uri = embed_uri(root);
 	char *conf = xasprintf("%s/etc/qemu.conf", root);
 	assert_int_equal(mkdir(root, 0755), 0);
 	assert_int_equal(guest_conn_open(&gc, uri), ERR_LIBVIRT);
