@@ -41,6 +41,10 @@ int cmd_console(struct options *o);
 int cmd_provenance(struct options *o);
 int cmd_tree(struct options *o);
 
+/* Each command's definition (options.h), beside its code. */
+extern const struct command_def cmd_run_def, cmd_test_def, cmd_bisect_def, cmd_history_def,
+	cmd_console_def, cmd_provenance_def, cmd_tree_def;
+
 /*
  * What run, test, bisect and history share: fills what the command line
  * (and for run the config) left unset, and parses --uri.  The defaults are

@@ -441,3 +441,46 @@ int cmd_bisect(struct options *o)
 	conf_free(c);
 	return err;
 }
+
+static const struct opt bisect_options[] = {
+	OPT_ROW_CPU,
+	OPT_ROW_APPEND,
+	OPT_ROW_URI,
+	{ "config", 0, "FILE", OPT_STRING, OPT_FIELD(conf_path), 0, 0,
+	  "a config whose [report] section gives the regression mail's sender" },
+	OPT_ROW_REPO,
+	{ "good", 0, "REV", OPT_STRING, OPT_FIELD(good), 0, 0,
+	  "a commit that passes" },
+	{ "bad", 0, "REV", OPT_STRING, OPT_FIELD(bad), 0, 0,
+	  "a commit that fails" },
+	{ "any-crash", 0, NULL, OPT_FLAG, OPT_FIELD(any_crash), 0, 0,
+	  "count a step's crash as bad whatever its title (default: a crash titled unlike "
+	  "BAD's is another bug and the step is skipped)" },
+	{ "fixed", 0, NULL, OPT_FLAG, OPT_FIELD(fixed), 0, 0,
+	  "find the first commit that passes, the one that fixed the test (git's old/new "
+	  "terms): BAD is then the older end, an ancestor of GOOD; no regression mail" },
+	{ "runs", 0, "N", OPT_LONG, OPT_FIELD(runs), 1, 100,
+	  "boot each step N times; any failing boot makes it bad (default: 1)" },
+	{ "fragment", 0, "FILE", OPT_STRING, OPT_FIELD(fragment), 0, 0,
+	  "the kernel config fragment (default: PATCHES/fpu.config)" },
+	OPT_ROW_ARCHIVE,
+	OPT_ROW_TEST,
+	OPT_ROW_CACHE,
+	OPT_ROW_PATCHES,
+	OPT_ROW_RESULTS,
+	OPT_ROW_JOBS,
+	OPT_ROW_TIMEOUT,
+	OPT_END,
+};
+
+const struct command_def cmd_bisect_def = {
+	CMD_BISECT, "bisect", "fpubench bisect [OPTION]... --good REV --bad REV",
+	"find and verify the commit that broke a test",
+	"Bisects --repo between GOOD and BAD, building and booting each step, then\n"
+	"verifies the culprit (its parent passes, it fails, BAD with it reverted\n"
+	"passes). Writes bisect.log, bisect.json and regression.eml, a reply to the\n"
+	"culprit's posting (found with --archive) for its author and reviewers. Exits\n"
+	"0 for a verified culprit, 2 when skips leave a range, 3 when the ends are\n"
+	"wrong, 4 when not verified.",
+	bisect_options, cmd_bisect, false,
+};

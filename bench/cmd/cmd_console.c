@@ -197,3 +197,20 @@ int cmd_console(struct options *o)
 	json_object_put(json);
 	return err < 0 ? err : crashed ? EXIT_FAILED : EXIT_OK;
 }
+
+static const struct opt console_options[] = {
+	OPT_ROW_JSON,
+	{ "rules", 0, NULL, OPT_FLAG, OPT_FIELD(rules), 0, 0,
+	  "print the rules that begin and title a crash report, from the scanner's table, "
+	  "and no LOG" },
+	OPT_END,
+};
+
+const struct command_def cmd_console_def = {
+	CMD_CONSOLE, "console", "fpubench console [--json FILE] LOG...\n   or: fpubench console --rules",
+	"find and title the crash reports in kernel console logs",
+	"Scans each LOG (serial console, dmesg, CI log) and prints 'LOG: TITLE' with the\n"
+	"first report's syzkaller-style title, or 'LOG: no crash'. Exits 0 when no log\n"
+	"has a crash, 1 when one has.",
+	console_options, cmd_console, true,
+};

@@ -30,3 +30,24 @@ int cmd_history(struct options *o)
 	return err;
 }
 
+static const struct opt history_options[] = {
+	{ "cpu", 0, "SETUP", OPT_LIST, OPT_FIELD(cpus), 0, 0,
+	  "show only this setup's cells" },
+	{ "test", 0, "NAME", OPT_LIST, OPT_FIELD(tests), 0, 0,
+	  "show only this test's cells" },
+	OPT_ROW_HISTORY,
+	{ "last", 0, "N", OPT_LONG, OPT_FIELD(last), 1, 1000000,
+	  "show the N newest runs (default: 10)" },
+	{ "all", 0, NULL, OPT_FLAG, OPT_FIELD(all), 0, 0,
+	  "show every run" },
+	OPT_ROW_CACHE,
+	OPT_END,
+};
+
+const struct command_def cmd_history_def = {
+	CMD_HISTORY, "history", "fpubench history [OPTION]...",
+	"past runs and their cells, newest first",
+	"Prints the newest runs of the history database, each with its cells: what\n"
+	"each gave, what was expected and whether that was met.",
+	history_options, cmd_history, false,
+};

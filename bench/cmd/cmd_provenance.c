@@ -216,3 +216,22 @@ int cmd_provenance(struct options *o)
 	provenance_report_free(r);
 	return err;
 }
+
+static const struct opt provenance_options[] = {
+	{ "list", 0, NULL, OPT_FLAG, OPT_FIELD(list), 0, 0,
+	  "list the messages the archives hold, instead of commits" },
+	OPT_ROW_REPO,
+	OPT_ROW_ARCHIVE,
+	OPT_ROW_JSON,
+	OPT_END,
+};
+
+const struct command_def cmd_provenance_def = {
+	CMD_PROVENANCE, "provenance", "fpubench provenance [OPTION]... REV|RANGE...\n"
+	"   or: fpubench provenance --archive PATH... --list",
+	"what each commit says of its postings, and the postings themselves",
+	"For each commit: its trailers, Link message-ids and lore URLs, history\n"
+	"references and patch-id; with mail archives, the postings that match it, how\n"
+	"they matched and the earlier versions of the series.",
+	provenance_options, cmd_provenance, true,
+};

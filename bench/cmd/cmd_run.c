@@ -41,3 +41,35 @@ int cmd_run(struct options *o)
 	conf_free(c);
 	return err;
 }
+
+static const struct opt run_options[] = {
+	OPT_ROW_CPU,
+	OPT_ROW_APPEND,
+	OPT_ROW_URI,
+	{ "config", 0, "FILE", OPT_STRING, OPT_FIELD(conf_path), 0, 0,
+	  "the config (default: the fpubench.conf that comes with fpubench)" },
+	{ "variant", 0, "NAME", OPT_LIST, OPT_FIELD(variants), 0, 0,
+	  "build and boot only this variant of patches/variants; repeatable" },
+	OPT_ROW_TEST,
+	OPT_ROW_HISTORY,
+	OPT_ROW_CACHE,
+	OPT_ROW_PATCHES,
+	OPT_ROW_TARBALL,
+	OPT_ROW_RESULTS,
+	OPT_ROW_GUEST_DIR,
+	OPT_ROW_JOBS,
+	OPT_ROW_TIMEOUT,
+	OPT_ROW_VERBOSE,
+	OPT_END,
+};
+
+const struct command_def cmd_run_def = {
+	CMD_RUN, "run", "fpubench run [OPTION]...",
+	"build the variants and run the matrix, as fpubench.conf says",
+	"Builds every variant of patches/variants (or those named) on each tree of the\n"
+	"config, boots each on every CPU setup and judges every test: a cell per\n"
+	"(kernel, setup, test). Keeps the run in the history, compares it with the\n"
+	"previous one and writes RESULTS/<run>/ with report.html, junit.xml and\n"
+	"kcidb.json. Exits 0 when every cell met its expectation and none newly failed.",
+	run_options, cmd_run, false,
+};

@@ -99,3 +99,39 @@ int cmd_test(struct options *o)
 	free(append);
 	return err;
 }
+
+static const struct opt test_options[] = {
+	OPT_ROW_CPU,
+	OPT_ROW_APPEND,
+	OPT_ROW_URI,
+	{ "patch", 'p', "FILE", OPT_LIST, OPT_FIELD(patch_files), 0, 0,
+	  "apply this patch on top of \"patched\" (git format-patch mail, git diff or "
+	  "diff -u at -p1; - reads standard input); repeatable, in order" },
+	{ "tree", 0, "DIR", OPT_STRING, OPT_FIELD(tree), 0, 0,
+	  "build the kernel tree DIR as it is checked out, no series (for git bisect run)" },
+	{ "coverage", 0, "DIR", OPT_STRING, OPT_FIELD(coverage), 0, 0,
+	  "build the kernel with gcov on its FPU code as a variant of its own and write the "
+	  "lines each setup runs to DIR: lcov tracefiles, HTML and summary.txt" },
+	{ "list", 0, NULL, OPT_FLAG, OPT_FIELD(list), 0, 0,
+	  "list the guest tests, the commits each guards, its contract and its functions" },
+	OPT_ROW_TEST,
+	OPT_ROW_CACHE,
+	OPT_ROW_PATCHES,
+	OPT_ROW_TARBALL,
+	OPT_ROW_RESULTS,
+	OPT_ROW_GUEST_DIR,
+	OPT_ROW_JOBS,
+	OPT_ROW_TIMEOUT,
+	OPT_ROW_VERBOSE,
+	OPT_END,
+};
+
+const struct command_def cmd_test_def = {
+	CMD_TEST, "test", "fpubench test [OPTION]... [--patch FILE]... | --tree DIR | --list",
+	"test a patch, or a kernel tree as it is (for git bisect run)",
+	"Builds \"patched\" with the given patches on top (or the kernel tree DIR as it is\n"
+	"checked out) and runs the guest tests on every setup. Exits 0 when every cell\n"
+	"passed, 1 when one failed, crashed or timed out, 125 when the kernel cannot be\n"
+	"tested (git bisect skip), 128 and up on errors (git bisect run stops).",
+	test_options, cmd_test, false,
+};

@@ -41,3 +41,20 @@ out:
 	series_free(s);
 	return err < 0 ? err : EXIT_OK;
 }
+
+static const struct opt tree_options[] = {
+	OPT_ROW_CACHE,
+	OPT_ROW_PATCHES,
+	OPT_ROW_TARBALL,
+	OPT_END,
+};
+
+const struct command_def cmd_tree_def = {
+	CMD_TREE, "tree", "fpubench tree [OPTION]...",
+	"the cached kernel tree and the commit of each variant, to write patches against",
+	"Opens (extracting it the first time) the kernel tree the series applies to and\n"
+	"prints its path, its version, its pristine base and each variant's commit, named\n"
+	"refs/fpubench/variants/NAME in the tree's repository. A patch for 'test --patch'\n"
+	"is written against refs/fpubench/variants/patched.",
+	tree_options, cmd_tree, false,
+};

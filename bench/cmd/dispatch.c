@@ -13,18 +13,9 @@
 #define FPUBENCH_VERSION "unknown"
 #endif
 
-static const struct {
-	enum cmd cmd;
-	int (*fn)(struct options *o);
-	bool operands;		/* takes words that are not options */
-} handlers[] = {
-	{ CMD_RUN, cmd_run, false },
-	{ CMD_TEST, cmd_test, false },
-	{ CMD_BISECT, cmd_bisect, false },
-	{ CMD_HISTORY, cmd_history, false },
-	{ CMD_CONSOLE, cmd_console, true },
-	{ CMD_PROVENANCE, cmd_provenance, true },
-	{ CMD_TREE, cmd_tree, false },
+const struct command_def *const command_defs[] = {
+	&cmd_run_def, &cmd_test_def, &cmd_bisect_def, &cmd_history_def, &cmd_console_def,
+	&cmd_provenance_def, &cmd_tree_def, NULL,
 };
 
 static void on_signal(int sig)
@@ -78,28 +69,24 @@ int cmd_main(int argc, char **argv)
 	struct options o = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	enum cmd cmd = argc >= 2 ? options_command(argv[1]) : 0;
-	size_t h = 0;
+	const struct command_def *def = cmd ? options_command_def(cmd) : NULL;
 	int status;
 
-	if (!cmd)
-		return global(argc, argv);
-	while (h < sizeof(handlers) / sizeof(handlers[0]) && handlers[h].cmd != cmd)
-		h++;
-	if (h == sizeof(handlers) / sizeof(handlers[0]))
+	if (!def)
 		return global(argc, argv);
 	status = options_parse(&o, cmd, argc - 1, argv + 1);
 	if (status == 1) {
 		options_release(&o);
 		return EXIT_OK;
 	}
-	if (status == 0 && !handlers[h].operands && o.operands.n)
+	if (status == 0 && !def->operands && o.operands.n)
 		status = error_set(ERR_USAGE, "unexpected argument '%s'", o.operands.v[0]);
 	if (status == 0) {
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
 		git_libgit2_init();
-		status = handlers[h].fn(&o);
+		status = def->run(&o);
 		git_libgit2_shutdown();
 	}
 	if (status < 0 && cmd_stop_signal) {

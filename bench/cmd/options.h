@@ -1,19 +1,22 @@
 /*
- * options: the command line of every fpubench command, as one table.
+ * options: the command line of every fpubench command.
  *
- * Each option is a row of opt_table[] (options.c): its long and short
- * names, the name of its value, the commands that take it, how its value
- * is parsed and where it is stored, and its help line.  Parsing, each
- * command's --help and the "not an option of this command" error all come
- * from that table, as git's parse-options does; nothing else knows which
- * command takes which option.
+ * Each command declares its own option rows beside its code (cmd_NAME.c:
+ * its struct command_def, with the rows it takes, ended by OPT_END), as
+ * git's parse-options does; rows several commands share are the OPT_ROW_*
+ * macros below.  A row says the option's long and short names, the name of
+ * its value, how the value is parsed and where it is stored, and its help
+ * line.  Parsing, each command's --help (every command takes -h/--help),
+ * the man pages' OPTIONS and the "not an option of this command" error all
+ * come from the rows; command_defs[] (dispatch.c) lists the commands.
  *
- * Syntax: `--name VALUE`, `--name=VALUE`, a unique prefix of a long name
- * (`--tim 5`), `-j4` or `-j 4` for the options with a short name, `--` to
- * end the options.  A value of `-` is standard input or output where the
- * option says so.  Numbers are whole decimal numbers within the option's
- * range; seconds may have a fraction.  The words that are not options
- * are the command's operands (LOG... for console, REV... for provenance).
+ * Syntax: `--name VALUE`, `--name=VALUE`, a unique prefix of one of the
+ * command's long names (`--tim 5`), `-j4` or `-j 4` for the options with a
+ * short name, `--` to end the options.  A value of `-` is standard input or
+ * output where the option says so.  Numbers are whole decimal numbers
+ * within the option's range; seconds may have a fraction.  The words that
+ * are not options are the command's operands (LOG... for console, REV...
+ * for provenance).
  *
  * struct options borrows every string from argv (or from the config it was
  * completed from); options_release() frees only the lists' arrays, and
@@ -93,6 +96,122 @@ struct options {
 	const char *kmod_src;		/* the test module's sources */
 	struct strlist owned;		/* the defaults it found, which the fields above borrow */
 };
+
+enum opt_type {
+	OPT_STRING,	/* the last one given wins */
+	OPT_LIST,	/* repeatable; each value kept */
+	OPT_LONG,	/* a whole number in [min, max] */
+	OPT_SECONDS,	/* a number of seconds above 0, at most max */
+	OPT_FLAG,	/* takes no value */
+};
+
+/* One option of a command. */
+struct opt {
+	const char *name;	/* the long name; NULL ends a command's rows */
+	char short_name;	/* 0: none */
+	const char *arg;	/* the value's name in --help; NULL for a flag */
+	enum opt_type type;
+	size_t offset;		/* of the field in struct options */
+	long min, max;
+	const char *help;
+};
+
+#define OPT_FIELD(f) offsetof(struct options, f)
+#define OPT_END { NULL, 0, NULL, OPT_FLAG, 0, 0, 0, NULL }
+
+/* The rows several commands share, with the same meaning for each. */
+#define OPT_ROW_CPU \
+	{ "cpu", 0, "SETUP", OPT_LIST, OPT_FIELD(cpus), 0, 0, \
+	  "a CPU setup: MODEL[,-FEATURE|,+FEATURE]...[:KERNEL-PARAMS], as QEMU's -cpu; " \
+	  "repeatable (default: the setups of the config)" }
+
+#define OPT_ROW_APPEND \
+	{ "append", 0, "PARAMS", OPT_STRING, OPT_FIELD(append), 0, 0, \
+	  "kernel parameters added to every setup's command line, as they are " \
+	  "(e.g. console=ttyS0,115200)" }
+
+#define OPT_ROW_URI \
+	{ "uri", 0, "[N@]URI", OPT_LIST, OPT_FIELD(uris), 0, 0, \
+	  "a libvirt URI to boot on, N guests at once; repeatable, cells are spread over " \
+	  "all (default: qemu:///embed?root=CACHE/libvirt, no daemon needed)" }
+
+#define OPT_ROW_TEST \
+	{ "test", 0, "NAME", OPT_LIST, OPT_FIELD(tests), 0, 0, \
+	  "boot only these guest tests and keep only their cells; test and bisect judge by " \
+	  "them; repeatable (see 'fpubench test --list')" }
+
+#define OPT_ROW_REPO \
+	{ "repo", 0, "DIR", OPT_STRING, OPT_FIELD(repo), 0, 0, \
+	  "the kernel git repository (default: the current directory); never modified" }
+
+#define OPT_ROW_ARCHIVE \
+	{ "archive", 0, "PATH", OPT_LIST, OPT_FIELD(archives), 0, 0, \
+	  "a mail archive: mbox, maildir or public-inbox repository; repeatable" }
+
+#define OPT_ROW_HISTORY \
+	{ "history", 0, "FILE", OPT_STRING, OPT_FIELD(history), 0, 0, \
+	  "the history database (default: $XDG_DATA_HOME/fpubench/history.db or " \
+	  "~/.local/share/fpubench/history.db)" }
+
+#define OPT_ROW_JSON \
+	{ "json", 0, "FILE", OPT_STRING, OPT_FIELD(json), 0, 0, \
+	  "also write the result as JSON to FILE (- for standard output)" }
+
+#define OPT_ROW_CACHE \
+	{ "cache", 0, "DIR", OPT_STRING, OPT_FIELD(cache), 0, 0, \
+	  "kernel trees, builds, ccache and the libvirt root (default: " \
+	  "$FPUBENCH_CACHE, $XDG_CACHE_HOME/fpubench or ~/.cache/fpubench)" }
+
+#define OPT_ROW_PATCHES \
+	{ "patches", 0, "DIR", OPT_STRING, OPT_FIELD(patches), 0, 0, \
+	  "where series, variants and fpu.config are (default: the series that comes with " \
+	  "fpubench)" }
+
+#define OPT_ROW_TARBALL \
+	{ "tarball", 0, "FILE", OPT_STRING, OPT_FIELD(tarball), 0, 0, \
+	  "the kernel source tarball (default: $FPUBENCH_TARBALL or " \
+	  "/usr/src/linux-source-6.1.tar.xz)" }
+
+#define OPT_ROW_RESULTS \
+	{ "results", 0, "DIR", OPT_STRING, OPT_FIELD(results), 0, 0, \
+	  "where run directories go (default: $XDG_DATA_HOME/fpubench/results or " \
+	  "~/.local/share/fpubench/results)" }
+
+#define OPT_ROW_GUEST_DIR \
+	{ "guest-dir", 0, "DIR", OPT_STRING, OPT_FIELD(guest_dir), 0, 0, \
+	  "boot DIR/init instead of the built guest's (a testing aid, e.g. " \
+	  "build/guest/misbehave/NAME)" }
+
+#define OPT_ROW_JOBS \
+	{ "jobs", 'j', "N", OPT_LONG, OPT_FIELD(jobs), 1, 1024, \
+	  "make jobs, and guests at once on each host (default: the cores; guests: two per " \
+	  "core, fewer when memory is short)" }
+
+#define OPT_ROW_TIMEOUT \
+	{ "timeout", 0, "SECONDS", OPT_SECONDS, OPT_FIELD(timeout_s), 0, 86400, \
+	  "the limit for one boot (default: 60)" }
+
+#define OPT_ROW_VERBOSE \
+	{ "verbose", 'v', NULL, OPT_FLAG, OPT_FIELD(verbose), 0, 0, \
+	  "print every cell, not only the summary with those that missed their expectation" }
+
+/* A command: its name, its help, its option rows and what runs it. */
+struct command_def {
+	enum cmd cmd;
+	const char *name;
+	const char *usage;
+	const char *summary;
+	const char *what;
+	const struct opt *opts;		/* ended by OPT_END */
+	int (*run)(struct options *o);
+	bool operands;			/* takes words that are not options */
+};
+
+/* Every command, in the order `fpubench --help` lists them; ended by NULL (dispatch.c). */
+extern const struct command_def *const command_defs[];
+
+/* The definition of a command, or NULL. */
+const struct command_def *options_command_def(enum cmd cmd);
 
 /* The bits of the command called `name`, or 0 when there is none. */
 enum cmd options_command(const char *name);
