@@ -254,6 +254,27 @@ static void print_check(const char *what, bool ran, const struct bisect_step *st
 	printf("  %-40s %s\n", what, !ran ? "not run" : st->verdict == want ? "ok" : "FAILED");
 }
 
+/* The culprit and each check of it; returns whether all passed. */
+static bool print_verification(const struct options *o, const struct bisect *b,
+			       const struct bisect_verification *v)
+{
+	/* A fix search's old commits fail: each check the other way round. */
+	enum bisect_verdict old = o->fixed ? BISECT_BAD : BISECT_GOOD;
+	enum bisect_verdict new = o->fixed ? BISECT_GOOD : BISECT_BAD;
+
+	printf("bisect: first %s commit %s %s\n", o->fixed ? "fixed" : "bad",
+	       git_oid_tostr_s(&b->culprit), v->culprit.subject ? v->culprit.subject : "");
+	print_check(o->fixed ? "its parent fails" : "its parent passes", v->have_parent, &v->parent,
+		    old);
+	print_check(o->fixed ? "it passes" : "it fails", true, &v->culprit, new);
+	printf("  %-40s %s\n", o->fixed ? "it reverts cleanly on GOOD" : "it reverts cleanly on BAD",
+	       v->reverts_cleanly ? "ok" : "no");
+	print_check(o->fixed ? "GOOD with it reverted fails" : "BAD with it reverted passes",
+		    v->have_revert, &v->revert, old);
+	return v->have_parent && v->parent.verdict == old && v->culprit.verdict == new &&
+	       v->have_revert && v->revert.verdict == old;
+}
+
 /* A shell word: as it is when it is safe, else in single quotes. */
 static void add_shell_word(struct strbuf *sb, const char *w)
 {
@@ -326,6 +347,24 @@ static int check_ends(const struct options *o, const git_oid *good, const git_oi
 	return err;
 }
 
+/* Says which end is wrong, keeps the ends' results (they say why): EXIT_BISECT_ENDS or an error. */
+static int refuse_ends(struct session *s, const struct options *o,
+		       const struct bisect_step *good_end, const struct bisect_step *bad_end,
+		       const struct bisect_verification *v)
+{
+	struct bisect none = { .repo = s->tree->repo };
+	int err;
+
+	if (good_end->verdict != BISECT_GOOD)
+		fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
+			good_end->note ? good_end->note : bisect_verdict_name(good_end->verdict, false));
+	if (bad_end->verdict != BISECT_BAD)
+		fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
+			bisect_verdict_name(bad_end->verdict, false));
+	err = write_bisect_outputs(s, &none, good_end, bad_end, v);
+	return err == 0 ? EXIT_BISECT_ENDS : err;
+}
+
 static int bisect_command(struct session *s, const struct options *o)
 {
 	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
@@ -357,17 +396,7 @@ static int bisect_command(struct session *s, const struct options *o)
 		printf("bisect: BAD crashes with '%s'%s\n", c.crash,
 		       o->any_crash ? "; --any-crash: any crash counts" : "");
 	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
-		if (good_end.verdict != BISECT_GOOD)
-			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
-				good_end.note ? good_end.note : bisect_verdict_name(good_end.verdict, false));
-		if (bad_end.verdict != BISECT_BAD)
-			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
-				bisect_verdict_name(bad_end.verdict, false));
-		/* The ends' results are worth keeping: they say what is wrong. */
-		struct bisect none = { .repo = s->tree->repo };
-		err = write_bisect_outputs(s, &none, &good_end, &bad_end, &v);
-		if (err == 0)
-			err = EXIT_BISECT_ENDS;
+		err = refuse_ends(s, o, &good_end, &bad_end, &v);
 		goto out;
 	}
 
@@ -387,21 +416,8 @@ static int bisect_command(struct session *s, const struct options *o)
 		err = EXIT_BISECT_RANGE;
 		goto out;
 	}
-	/* A fix search's old commits fail: each check the other way round. */
-	enum bisect_verdict old = o->fixed ? BISECT_BAD : BISECT_GOOD;
-	enum bisect_verdict new = o->fixed ? BISECT_GOOD : BISECT_BAD;
-	printf("bisect: first %s commit %s %s\n", o->fixed ? "fixed" : "bad",
-	       git_oid_tostr_s(&b->culprit), v.culprit.subject ? v.culprit.subject : "");
-	print_check(o->fixed ? "its parent fails" : "its parent passes", v.have_parent, &v.parent,
-		    old);
-	print_check(o->fixed ? "it passes" : "it fails", true, &v.culprit, new);
-	printf("  %-40s %s\n", o->fixed ? "it reverts cleanly on GOOD" : "it reverts cleanly on BAD",
-	       v.reverts_cleanly ? "ok" : "no");
-	print_check(o->fixed ? "GOOD with it reverted fails" : "BAD with it reverted passes",
-		    v.have_revert, &v.revert, old);
+	bool verified = print_verification(o, b, &v);
 	printf("results: %s\n", s->run_dir);
-	bool verified = v.have_parent && v.parent.verdict == old && v.culprit.verdict == new &&
-			v.have_revert && v.revert.verdict == old;
 	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
 	/* A fix is news for nobody's regression list: bisect.log and bisect.json say it. */
 	if (!o->fixed && v.have_parent && v.parent.verdict == BISECT_GOOD &&
