@@ -244,6 +244,16 @@ static char *commit_subject(git_repository *repo, const git_oid *oid)
 	return s;
 }
 
+/* A fresh step for commit, tested. */
+static int step_test(git_repository *repo, const git_oid *commit, bisect_test_fn test, void *ctx,
+		     struct bisect_step *s)
+{
+	memset(s, 0, sizeof(*s));
+	git_oid_cpy(&s->commit, commit);
+	s->subject = commit_subject(repo, commit);
+	return test(ctx, commit, s);
+}
+
 int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad, bool fixed,
 	       bisect_test_fn test, void *ctx,
 	       void (*progress)(void *ctx, const struct bisect *b, const git_oid *next,
@@ -289,12 +299,8 @@ int bisect_run(git_repository *repo, const git_oid *good, const git_oid *bad, bo
 				 (int)b->nsteps + bisect_steps_left(n));
 
 		b->steps = xrealloc(b->steps, (b->nsteps + 1) * sizeof(*b->steps));
-		struct bisect_step *s = &b->steps[b->nsteps];
-		memset(s, 0, sizeof(*s));
-		git_oid_cpy(&s->commit, &next);
-		s->subject = commit_subject(repo, &next);
-		b->nsteps++;
-		if ((err = test(ctx, &next, s)) < 0)
+		struct bisect_step *s = &b->steps[b->nsteps++];
+		if ((err = step_test(repo, &next, test, ctx, s)) < 0)
 			goto out;
 		if (s->verdict == BISECT_SKIP)
 			oids_push(&b->skipped, &b->nskipped, &next);
@@ -473,4 +479,74 @@ double bisect_confidence(int runs, int failed, int total)
 	if (total <= 0 || failed <= 0)
 		return 0.0;
 	return 1.0 - pow(1.0 - (double)failed / total, runs);
+}
+
+int bisect_test_once(git_repository *repo, const struct bisect *b, const git_oid *commit,
+		     bisect_test_fn test, void *ctx, struct bisect_step *out)
+{
+	const struct bisect_step *known = b ? bisect_find_step(b, commit) : NULL;
+
+	if (!known)
+		return step_test(repo, commit, test, ctx, out);
+	bisect_step_copy(out, known);
+	return 0;
+}
+
+int bisect_verify(const struct bisect *b, const struct bisect_step *good_end,
+		  const struct bisect_step *bad_end, bisect_test_fn test, void *ctx,
+		  struct bisect_verification *v)
+{
+	const struct bisect_step *new_end = b->fixed ? good_end : bad_end;
+	git_repository *repo = b->repo;
+	git_commit *culprit = NULL, *onto = NULL;
+	git_index *index = NULL;
+	git_tree *tree = NULL;
+	git_signature *sig = NULL;
+	git_oid tree_oid, revert_oid;
+	int err;
+
+	if ((err = bisect_test_once(repo, b, &b->culprit, test, ctx, &v->culprit)) < 0)
+		return err;
+	if (git_commit_lookup(&culprit, repo, &b->culprit) < 0 ||
+	    git_commit_lookup(&onto, repo, &new_end->commit) < 0) {
+		err = error_set(ERR_GENERIC, "cannot read the culprit or %s", b->fixed ? "GOOD" : "BAD");
+		goto out;
+	}
+	if (git_commit_parentcount(culprit) > 0) {
+		v->have_parent = true;
+		if ((err = bisect_test_once(repo, b, git_commit_parent_id(culprit, 0), test, ctx,
+					    &v->parent)) < 0)
+			goto out;
+	}
+	/* A merge is reverted against its first parent, as `git revert -m 1`. */
+	git_revert_options opts = GIT_REVERT_OPTIONS_INIT;
+	if (git_commit_parentcount(culprit) > 1)
+		opts.mainline = 1;
+	if (git_revert_commit(&index, repo, culprit, onto, opts.mainline, &opts.merge_opts) < 0 ||
+	    git_index_has_conflicts(index)) {
+		error_clear();
+		goto out;
+	}
+	v->reverts_cleanly = true;
+	char *message = xasprintf("Revert \"%s\"\n\nfpubench: verifying the culprit %s\n",
+				  git_commit_summary(culprit), git_oid_tostr_s(&b->culprit));
+	if (git_index_write_tree_to(&tree_oid, index, repo) < 0 ||
+	    git_tree_lookup(&tree, repo, &tree_oid) < 0 ||
+	    git_signature_now(&sig, "fpubench", "fpubench@localhost") < 0 ||
+	    git_commit_create(&revert_oid, repo, NULL, sig, sig, NULL, message, tree, 1,
+			      (const git_commit **)&onto) < 0) {
+		free(message);
+		err = error_set(ERR_GENERIC, "cannot commit the revert of %s", git_oid_tostr_s(&b->culprit));
+		goto out;
+	}
+	free(message);
+	v->have_revert = true;
+	err = bisect_test_once(repo, NULL, &revert_oid, test, ctx, &v->revert);
+out:
+	git_signature_free(sig);
+	git_tree_free(tree);
+	git_index_free(index);
+	git_commit_free(culprit);
+	git_commit_free(onto);
+	return err;
 }

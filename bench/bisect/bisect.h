@@ -125,6 +125,34 @@ void bisect_free(struct bisect *b);
 const struct bisect_step *bisect_find_step(const struct bisect *b, const git_oid *commit);
 
 /*
+ * Fills out for commit (its id and subject) and tests it, or copies the
+ * step of b that tested it (b may be NULL: nothing is known).  Returns
+ * test's error, or 0.
+ */
+int bisect_test_once(git_repository *repo, const struct bisect *b, const git_oid *commit,
+		     bisect_test_fn test, void *ctx, struct bisect_step *out);
+
+/* KernelCI's checks of a culprit; a step is set when its have_ flag (or found) says it ran. */
+struct bisect_verification {
+	struct bisect_step parent, culprit, revert;
+	bool have_parent, reverts_cleanly, have_revert;
+};
+
+/*
+ * Verifies a found culprit as KernelCI does: the parent is old, the
+ * culprit new, and reverting it on the new end (BAD, or GOOD in a fix
+ * search) gives an old commit again.  A merge is reverted against its
+ * first parent.  Commits b tested are not tested again; the revert is
+ * committed in b->repo without a ref and tested.  A revert that conflicts
+ * leaves reverts_cleanly unset, no error.  v starts zeroed; the caller
+ * releases its steps.  Returns 0 or an error (test's, or reading the
+ * commits).
+ */
+int bisect_verify(const struct bisect *b, const struct bisect_step *good_end,
+		  const struct bisect_step *bad_end, bisect_test_fn test, void *ctx,
+		  struct bisect_verification *v);
+
+/*
  * A `git bisect log` of the search, which `git bisect replay` accepts:
  * the ends first, then every step.  ends are steps for good and bad.  A
  * fix search's log starts git's with the terms "broken" and "fixed".

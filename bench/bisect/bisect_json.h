@@ -25,12 +25,6 @@
 
 #include "bisect.h"
 
-/* KernelCI's checks of a culprit; a step is set when its have_ flag (or found) says it ran. */
-struct bisect_verification {
-	struct bisect_step parent, culprit, revert;
-	bool have_parent, reverts_cleanly, have_revert;
-};
-
 /*
  * Writes bisect.json to path, atomically.  culprit_provenance is
  * provenance_commit_json()'s text, or NULL.  0 or the error of writing.

@@ -205,6 +205,58 @@ static void console_excerpt(struct strbuf *out, const char *run_dir, const char 
 	strbuf_release(&log);
 }
 
+/* The culprit's .config and failing console, as the mail attaches them; returns how many. */
+static size_t attach_culprit_files(struct regression_attachment *files, struct strbuf *config,
+				   struct strbuf *console, const struct bisect_mail *in)
+{
+	size_t n = 0;
+
+	if (in->culprit->config && attachment_read(config, in->run_dir, in->culprit->config))
+		files[n++] = (struct regression_attachment){ "config", config->buf, config->len };
+	if (in->culprit->console && attachment_read(console, in->run_dir, in->culprit->console))
+		files[n++] = (struct regression_attachment){ "console.log", console->buf,
+							     console->len };
+	return n;
+}
+
+/* What the bisection found, into r: the culprit, its ends (hex into the buffers) and the odds. */
+static void mail_set_finding(struct regression *r, const struct bisect_mail *in,
+			     char *culprit, char *good, char *bad)
+{
+	int failed, total;
+
+	bisect_fail_rate(in->b, in->bad_end, &failed, &total);
+	git_oid_tostr(culprit, GIT_OID_HEXSZ + 1, &in->b->culprit);
+	git_oid_tostr(good, GIT_OID_HEXSZ + 1, &in->good_end->commit);
+	git_oid_tostr(bad, GIT_OID_HEXSZ + 1, &in->bad_end->commit);
+	r->culprit = culprit;
+	r->test = in->culprit->test ? in->culprit->test : "?";
+	r->setups = in->culprit->setups ? in->culprit->setups : "?";
+	r->crash = in->culprit->crash;
+	r->good = good;
+	r->bad = bad;
+	r->steps = in->b->nsteps;
+	r->runs = in->good_end->runs;
+	r->confidence = bisect_confidence(in->good_end->runs, failed, total);
+	r->revert_verified = in->revert_verified;
+}
+
+/* Writes regression.eml into run_dir and says how to send it; returns its path, or NULL. */
+static char *mail_save(const char *run_dir, const struct strbuf *mail, bool reply)
+{
+	char *path = xasprintf("%s/regression.eml", run_dir);
+
+	if (file_write_atomic(path, mail->buf, mail->len) < 0) {
+		fprintf(stderr, "fpubench: no regression.eml: %s\n", error_last());
+		error_clear();
+		free(path);
+		return NULL;
+	}
+	printf("regression: %s (%s)\n  send it with: git send-email '%s'\n", path,
+	       reply ? "a reply to the patch's posting" : "a new thread", path);
+	return path;
+}
+
 char *bisect_mail_write(const struct bisect_mail *in)
 {
 	struct provenance_reply reply;
@@ -213,12 +265,11 @@ char *bisect_mail_write(const struct bisect_mail *in)
 	struct regression_attachment files[2];
 	struct public_place place = { 0 };
 	git_repository *user = NULL;
-	char *from = NULL, *message_id = NULL, *path = NULL, culprit[GIT_OID_HEXSZ + 1];
-	char good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
+	char *from = NULL, *message_id = NULL, *path = NULL;
+	char culprit[GIT_OID_HEXSZ + 1], good[GIT_OID_HEXSZ + 1], bad[GIT_OID_HEXSZ + 1];
 	time_t now = time(NULL);
-	size_t nfiles = 0;
+	size_t nfiles;
 	bool public = false;
-	int failed, total;
 
 	if (provenance_reply_find(&reply, in->repo, &in->b->culprit, in->archives,
 				  in->narchives) < 0) {
@@ -238,20 +289,11 @@ char *bisect_mail_write(const struct bisect_mail *in)
 		public = public_place_find(&place, user, &in->b->culprit);
 	git_error_clear();
 	reproduce(&commands, in, user, &place, public);
-	if (in->culprit->config && attachment_read(&config, in->run_dir, in->culprit->config))
-		files[nfiles++] = (struct regression_attachment){ "config", config.buf, config.len };
-	if (in->culprit->console && attachment_read(&console, in->run_dir, in->culprit->console))
-		files[nfiles++] = (struct regression_attachment){ "console.log", console.buf,
-								  console.len };
-	bisect_fail_rate(in->b, in->bad_end, &failed, &total);
-	git_oid_tostr(culprit, sizeof(culprit), &in->b->culprit);
-	git_oid_tostr(good, sizeof(good), &in->good_end->commit);
-	git_oid_tostr(bad, sizeof(bad), &in->bad_end->commit);
+	nfiles = attach_culprit_files(files, &config, &console, in);
 	struct regression r = {
 		.from = from,
 		.message_id = message_id,
 		.date = (int64_t)now,
-		.culprit = culprit,
 		.culprit_subject = reply.summary,
 		.culprit_url = public ? place.url : NULL,
 		.culprit_branch = place.branch,
@@ -265,31 +307,14 @@ char *bisect_mail_write(const struct bisect_mail *in)
 		.recipients = (const char *const *)reply.recipients.v,
 		.nrecipients = reply.recipients.n,
 		.found_by = reply.found_by,
-		.test = in->culprit->test ? in->culprit->test : "?",
-		.setups = in->culprit->setups ? in->culprit->setups : "?",
-		.crash = in->culprit->crash,
-		.good = good,
-		.bad = bad,
-		.steps = in->b->nsteps,
-		.runs = in->good_end->runs,
-		.confidence = bisect_confidence(in->good_end->runs, failed, total),
-		.revert_verified = in->revert_verified,
 		.console = excerpt.buf,
 		.reproduce = commands.buf,
 		.attachments = files,
 		.nattachments = nfiles,
 	};
+	mail_set_finding(&r, in, culprit, good, bad);
 	regression_format(&mail, &r);
-	path = xasprintf("%s/regression.eml", in->run_dir);
-	if (file_write_atomic(path, mail.buf, mail.len) < 0) {
-		fprintf(stderr, "fpubench: no regression.eml: %s\n", error_last());
-		error_clear();
-		free(path);
-		path = NULL;
-		goto out;
-	}
-	printf("regression: %s (%s)\n  send it with: git send-email '%s'\n", path,
-	       reply.message_id ? "a reply to the patch's posting" : "a new thread", path);
+	path = mail_save(in->run_dir, &mail, reply.message_id != NULL);
 out:
 	provenance_reply_release(&reply);
 	git_repository_free(user);

@@ -137,88 +137,6 @@ static void bisect_progress(void *arg, const struct bisect *b, const git_oid *ne
 	git_commit_free(commit);
 }
 
-/* Tests a commit, or takes its verdict from the bisection if it was tested there. */
-static int test_once(struct bisect_ctx *c, git_repository *repo, const struct bisect *b,
-		     const git_oid *commit, struct bisect_step *out)
-{
-	const struct bisect_step *known = b ? bisect_find_step(b, commit) : NULL;
-	git_commit *gc = NULL;
-
-	if (known) {
-		bisect_step_copy(out, known);
-		return 0;
-	}
-	memset(out, 0, sizeof(*out));
-	git_oid_cpy(&out->commit, commit);
-	if (git_commit_lookup(&gc, repo, commit) == 0)
-		out->subject = xstrdup(git_commit_summary(gc) ? git_commit_summary(gc) : "");
-	git_commit_free(gc);
-	return bisect_test(c, commit, out);
-}
-
-/*
- * KernelCI's rule: the parent passes, the culprit fails, and reverting it
- * on BAD passes; a fix the other way round, reverted on GOOD.
- */
-static int bisect_verify(struct bisect_ctx *c, const struct bisect *b,
-			 const struct bisect_step *good_end, const struct bisect_step *bad_end,
-			 struct bisect_verification *v)
-{
-	const struct bisect_step *new_end = b->fixed ? good_end : bad_end;
-	git_repository *repo = c->s->tree->repo;
-	git_commit *culprit = NULL, *onto = NULL, *revert_commit = NULL;
-	git_index *index = NULL;
-	git_tree *tree = NULL;
-	git_signature *sig = NULL;
-	git_oid tree_oid, revert_oid;
-	int err;
-
-	if ((err = test_once(c, repo, b, &b->culprit, &v->culprit)) < 0)
-		return err;
-	if (git_commit_lookup(&culprit, repo, &b->culprit) < 0 ||
-	    git_commit_lookup(&onto, repo, &new_end->commit) < 0) {
-		err = error_set(ERR_GENERIC, "cannot read the culprit or %s", b->fixed ? "GOOD" : "BAD");
-		goto out;
-	}
-	if (git_commit_parentcount(culprit) > 0) {
-		v->have_parent = true;
-		if ((err = test_once(c, repo, b, git_commit_parent_id(culprit, 0), &v->parent)) < 0)
-			goto out;
-	}
-	/* A merge is reverted against its first parent, as `git revert -m 1`. */
-	git_revert_options opts = GIT_REVERT_OPTIONS_INIT;
-	if (git_commit_parentcount(culprit) > 1)
-		opts.mainline = 1;
-	if (git_revert_commit(&index, repo, culprit, onto, opts.mainline, &opts.merge_opts) < 0 ||
-	    git_index_has_conflicts(index)) {
-		error_clear();
-		goto out;
-	}
-	v->reverts_cleanly = true;
-	char *message = xasprintf("Revert \"%s\"\n\nfpubench: verifying the culprit %s\n",
-				  git_commit_summary(culprit), git_oid_tostr_s(&b->culprit));
-	if (git_index_write_tree_to(&tree_oid, index, repo) < 0 ||
-	    git_tree_lookup(&tree, repo, &tree_oid) < 0 ||
-	    git_signature_now(&sig, "fpubench", "fpubench@localhost") < 0 ||
-	    git_commit_create(&revert_oid, repo, NULL, sig, sig, NULL, message, tree, 1,
-			      (const git_commit **)&onto) < 0) {
-		free(message);
-		err = error_set(ERR_GENERIC, "cannot commit the revert of %s", git_oid_tostr_s(&b->culprit));
-		goto out;
-	}
-	free(message);
-	v->have_revert = true;
-	err = test_once(c, repo, NULL, &revert_oid, &v->revert);
-out:
-	git_signature_free(sig);
-	git_tree_free(tree);
-	git_commit_free(revert_commit);
-	git_index_free(index);
-	git_commit_free(culprit);
-	git_commit_free(onto);
-	return err;
-}
-
 static int write_bisect_outputs(struct session *s, const struct bisect *b,
 				const struct bisect_step *good_end,
 				const struct bisect_step *bad_end, const struct bisect_verification *v)
@@ -252,6 +170,27 @@ static void print_check(const char *what, bool ran, const struct bisect_step *st
 			enum bisect_verdict want)
 {
 	printf("  %-40s %s\n", what, !ran ? "not run" : st->verdict == want ? "ok" : "FAILED");
+}
+
+/* The culprit and each check of it; returns whether all passed. */
+static bool print_verification(const struct options *o, const struct bisect *b,
+			       const struct bisect_verification *v)
+{
+	/* A fix search's old commits fail: each check the other way round. */
+	enum bisect_verdict old = o->fixed ? BISECT_BAD : BISECT_GOOD;
+	enum bisect_verdict new = o->fixed ? BISECT_GOOD : BISECT_BAD;
+
+	printf("bisect: first %s commit %s %s\n", o->fixed ? "fixed" : "bad",
+	       git_oid_tostr_s(&b->culprit), v->culprit.subject ? v->culprit.subject : "");
+	print_check(o->fixed ? "its parent fails" : "its parent passes", v->have_parent, &v->parent,
+		    old);
+	print_check(o->fixed ? "it passes" : "it fails", true, &v->culprit, new);
+	printf("  %-40s %s\n", o->fixed ? "it reverts cleanly on GOOD" : "it reverts cleanly on BAD",
+	       v->reverts_cleanly ? "ok" : "no");
+	print_check(o->fixed ? "GOOD with it reverted fails" : "BAD with it reverted passes",
+		    v->have_revert, &v->revert, old);
+	return v->have_parent && v->parent.verdict == old && v->culprit.verdict == new &&
+	       v->have_revert && v->revert.verdict == old;
 }
 
 /* A shell word: as it is when it is safe, else in single quotes. */
@@ -326,6 +265,24 @@ static int check_ends(const struct options *o, const git_oid *good, const git_oi
 	return err;
 }
 
+/* Says which end is wrong, keeps the ends' results (they say why): EXIT_BISECT_ENDS or an error. */
+static int refuse_ends(struct session *s, const struct options *o,
+		       const struct bisect_step *good_end, const struct bisect_step *bad_end,
+		       const struct bisect_verification *v)
+{
+	struct bisect none = { .repo = s->tree->repo };
+	int err;
+
+	if (good_end->verdict != BISECT_GOOD)
+		fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
+			good_end->note ? good_end->note : bisect_verdict_name(good_end->verdict, false));
+	if (bad_end->verdict != BISECT_BAD)
+		fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
+			bisect_verdict_name(bad_end->verdict, false));
+	err = write_bisect_outputs(s, &none, good_end, bad_end, v);
+	return err == 0 ? EXIT_BISECT_ENDS : err;
+}
+
 static int bisect_command(struct session *s, const struct options *o)
 {
 	struct bisect_ctx c = { .s = s, .o = o, .started = clock_seconds() };
@@ -347,8 +304,8 @@ static int bisect_command(struct session *s, const struct options *o)
 		goto out;
 
 	printf("bisect: checking the ends\n");
-	if ((err = test_once(&c, s->tree->repo, NULL, &good, &good_end)) < 0 ||
-	    (err = test_once(&c, s->tree->repo, NULL, &bad, &bad_end)) < 0)
+	if ((err = bisect_test_once(s->tree->repo, NULL, &good, bisect_test, &c, &good_end)) < 0 ||
+	    (err = bisect_test_once(s->tree->repo, NULL, &bad, bisect_test, &c, &bad_end)) < 0)
 		goto out;
 	/* BAD's crash is the bug: a step that crashes otherwise shows another one. */
 	c.crash = c.last_crash;
@@ -357,24 +314,14 @@ static int bisect_command(struct session *s, const struct options *o)
 		printf("bisect: BAD crashes with '%s'%s\n", c.crash,
 		       o->any_crash ? "; --any-crash: any crash counts" : "");
 	if (good_end.verdict != BISECT_GOOD || bad_end.verdict != BISECT_BAD) {
-		if (good_end.verdict != BISECT_GOOD)
-			fprintf(stderr, "fpubench: GOOD '%s' does not pass: %s\n", o->good,
-				good_end.note ? good_end.note : bisect_verdict_name(good_end.verdict, false));
-		if (bad_end.verdict != BISECT_BAD)
-			fprintf(stderr, "fpubench: BAD '%s' does not fail (%s)\n", o->bad,
-				bisect_verdict_name(bad_end.verdict, false));
-		/* The ends' results are worth keeping: they say what is wrong. */
-		struct bisect none = { .repo = s->tree->repo };
-		err = write_bisect_outputs(s, &none, &good_end, &bad_end, &v);
-		if (err == 0)
-			err = EXIT_BISECT_ENDS;
+		err = refuse_ends(s, o, &good_end, &bad_end, &v);
 		goto out;
 	}
 
 	if ((err = bisect_run(s->tree->repo, &good, &bad, o->fixed, bisect_test, &c, bisect_progress,
 			      &b)) < 0)
 		goto out;
-	if (b->found && (err = bisect_verify(&c, b, &good_end, &bad_end, &v)) < 0)
+	if (b->found && (err = bisect_verify(b, &good_end, &bad_end, bisect_test, &c, &v)) < 0)
 		goto out;
 	if ((err = write_bisect_outputs(s, b, &good_end, &bad_end, &v)) < 0)
 		goto out;
@@ -387,21 +334,8 @@ static int bisect_command(struct session *s, const struct options *o)
 		err = EXIT_BISECT_RANGE;
 		goto out;
 	}
-	/* A fix search's old commits fail: each check the other way round. */
-	enum bisect_verdict old = o->fixed ? BISECT_BAD : BISECT_GOOD;
-	enum bisect_verdict new = o->fixed ? BISECT_GOOD : BISECT_BAD;
-	printf("bisect: first %s commit %s %s\n", o->fixed ? "fixed" : "bad",
-	       git_oid_tostr_s(&b->culprit), v.culprit.subject ? v.culprit.subject : "");
-	print_check(o->fixed ? "its parent fails" : "its parent passes", v.have_parent, &v.parent,
-		    old);
-	print_check(o->fixed ? "it passes" : "it fails", true, &v.culprit, new);
-	printf("  %-40s %s\n", o->fixed ? "it reverts cleanly on GOOD" : "it reverts cleanly on BAD",
-	       v.reverts_cleanly ? "ok" : "no");
-	print_check(o->fixed ? "GOOD with it reverted fails" : "BAD with it reverted passes",
-		    v.have_revert, &v.revert, old);
+	bool verified = print_verification(o, b, &v);
 	printf("results: %s\n", s->run_dir);
-	bool verified = v.have_parent && v.parent.verdict == old && v.culprit.verdict == new &&
-			v.have_revert && v.revert.verdict == old;
 	err = verified ? EXIT_OK : EXIT_BISECT_UNVERIFIED;
 	/* A fix is news for nobody's regression list: bisect.log and bisect.json say it. */
 	if (!o->fixed && v.have_parent && v.parent.verdict == BISECT_GOOD &&

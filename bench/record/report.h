@@ -4,7 +4,7 @@
  *
  *   report.html  one self-contained page (inline CSS, no script, no
  *                network resource; the only web links are lore's), in
- *                polyglot HTML5 (report_html.c): first the new failures
+ *                polyglot HTML5 (report_html.h): first the new failures
  *                since the previous run and the cells that missed their
  *                expectation, each linking to its cell; then the matrix
  *                coloured by status, a row per variant + CPU setup and a

@@ -1,7 +1,8 @@
 /*
  * Bisection on small generated repositories: the midpoint against
  * `git rev-list --bisect`, skips, the confidence arithmetic, a log that
- * `git bisect replay` accepts, the check of the ends and the fix search.
+ * `git bisect replay` accepts, the check of the ends, the fix search and
+ * the verification of a culprit (KernelCI's revert check).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -367,6 +368,139 @@ static void test_fixed_finds_the_first_commit_that_passes(void **state)
 	bisect_free(b);
 }
 
+/* Commit r->n on parent: its tree with path set to text, or removed for a NULL text. */
+static size_t commit_edit(struct repo *r, size_t parent, const char *path, const char *text)
+{
+	git_commit *p;
+	git_tree *pt, *t;
+	git_treebuilder *tb;
+	git_signature *sig;
+	git_oid blob, tree;
+	char subject[32];
+
+	snprintf(subject, sizeof(subject), "commit %zu\n", r->n);
+	assert_int_equal(git_commit_lookup(&p, r->git, &r->commits[parent]), 0);
+	assert_int_equal(git_commit_tree(&pt, p), 0);
+	assert_int_equal(git_treebuilder_new(&tb, r->git, pt), 0);
+	if (text) {
+		assert_int_equal(git_blob_create_from_buffer(&blob, r->git, text, strlen(text)), 0);
+		assert_int_equal(git_treebuilder_insert(NULL, tb, path, &blob, GIT_FILEMODE_BLOB), 0);
+	} else {
+		assert_int_equal(git_treebuilder_remove(tb, path), 0);
+	}
+	assert_int_equal(git_treebuilder_write(&tree, tb), 0);
+	assert_int_equal(git_tree_lookup(&t, r->git, &tree), 0);
+	assert_int_equal(git_signature_new(&sig, "t", "t@t", r->clock++, 0), 0);
+	assert_int_equal(git_commit_create(&r->commits[r->n], r->git, NULL, sig, sig, NULL, subject,
+					   t, 1, (const git_commit **)&p), 0);
+	git_signature_free(sig);
+	git_tree_free(t);
+	git_treebuilder_free(tb);
+	git_tree_free(pt);
+	git_commit_free(p);
+	return r->n++;
+}
+
+/* count commits on from, each rewriting "f" and keeping the rest of its tree. */
+static size_t linear_edit(struct repo *r, size_t from, size_t count)
+{
+	char text[32];
+
+	for (size_t i = 0; i < count; i++) {
+		snprintf(text, sizeof(text), "%zu\n", r->n);
+		from = commit_edit(r, from, "f", text);
+	}
+	return from;
+}
+
+/* A commit fails when its tree holds a file named "bug", whatever made it (a revert too). */
+static int bug_test(void *ctx, const git_oid *oid, struct bisect_step *step)
+{
+	struct fake *f = ctx;
+	git_commit *c;
+	git_tree *t;
+
+	assert_int_equal(git_commit_lookup(&c, f->r->git, oid), 0);
+	assert_int_equal(git_commit_tree(&t, c), 0);
+	step->runs = 1;
+	step->verdict = git_tree_entry_byname(t, "bug") ? BISECT_BAD : BISECT_GOOD;
+	step->failed_runs = step->verdict == BISECT_BAD;
+	f->calls++;
+	git_tree_free(t);
+	git_commit_free(c);
+	return 0;
+}
+
+/* Bisects the repository's first and last commits with bug_test, then verifies. */
+static void verify(struct repo *r, struct fake *f, struct bisect **b,
+		   struct bisect_verification *v)
+{
+	struct bisect_step good = { .commit = r->commits[0] }, bad = { .commit = r->commits[r->n - 1] };
+
+	assert_int_equal(bisect_run(r->git, &r->commits[0], &r->commits[r->n - 1], false, bug_test, f,
+				    NULL, b), 0);
+	assert_true((*b)->found);
+	memset(v, 0, sizeof(*v));
+	assert_int_equal(bisect_verify(*b, &good, &bad, bug_test, f, v), 0);
+}
+
+static void verification_release(struct bisect_verification *v)
+{
+	bisect_step_release(&v->parent);
+	bisect_step_release(&v->culprit);
+	bisect_step_release(&v->revert);
+}
+
+static void test_verify_reverts_the_culprit_on_bad(void **state)
+{
+	struct repo *r = *state;
+	size_t root = commit(r, NULL, 0), culprit;
+	struct fake f = { .r = r };
+	struct bisect_verification v;
+	struct bisect *b;
+	int calls;
+
+	culprit = commit_edit(r, linear(r, root, 5), "bug", "1\n");
+	linear_edit(r, culprit, 5);
+	verify(r, &f, &b, &v);
+	assert_true(git_oid_equal(&b->culprit, &r->commits[culprit]));
+	assert_true(v.have_parent && v.reverts_cleanly && v.have_revert);
+	assert_true(git_oid_equal(&v.parent.commit, &r->commits[culprit - 1]));
+	assert_int_equal(v.parent.verdict, BISECT_GOOD);
+	assert_int_equal(v.culprit.verdict, BISECT_BAD);
+	assert_int_equal(v.revert.verdict, BISECT_GOOD);
+	assert_string_equal(v.culprit.subject, "commit 6");
+	assert_string_equal(v.revert.subject, "Revert \"commit 6\"");
+	/* The bisection tested the culprit and its parent: only the revert is new. */
+	calls = f.calls;
+	verification_release(&v);
+	assert_int_equal(bisect_verify(b, &(struct bisect_step){ .commit = r->commits[0] },
+				       &(struct bisect_step){ .commit = r->commits[r->n - 1] },
+				       bug_test, &f, &v), 0);
+	assert_int_equal(f.calls, calls + 1);
+	verification_release(&v);
+	bisect_free(b);
+}
+
+static void test_verify_says_a_conflicting_revert(void **state)
+{
+	struct repo *r = *state;
+	size_t root = commit(r, NULL, 0), culprit;
+	struct fake f = { .r = r };
+	struct bisect_verification v;
+	struct bisect *b;
+
+	culprit = commit_edit(r, linear(r, root, 3), "bug", "1\n");
+	commit_edit(r, linear_edit(r, culprit, 2), "bug", "2\n");
+	verify(r, &f, &b, &v);
+	assert_true(git_oid_equal(&b->culprit, &r->commits[culprit]));
+	assert_true(v.have_parent && !v.reverts_cleanly && !v.have_revert);
+	assert_int_equal(v.parent.verdict, BISECT_GOOD);
+	assert_int_equal(v.culprit.verdict, BISECT_BAD);
+	verification_release(&v);
+	bisect_free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -380,6 +514,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ends_are_checked_as_git_does, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fixed_finds_the_first_commit_that_passes, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_verify_reverts_the_culprit_on_bad, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_verify_says_a_conflicting_revert, setup, teardown),
 	};
 	int failed;
 
