@@ -3,7 +3,8 @@
 # include only the folders listed for it, so lib/ stands alone, provenance/
 # stands on lib/ only, and bench/'s stages form no cycle.  bench/ reaches
 # provenance/ through provenance/provenance.h alone.  Every repository path
-# named in a comment or a document exists (scripts/check-paths.py).  Prints
+# named in a comment or a document exists (scripts/check-paths.py), and no
+# source file is over 600 lines nor function over 80 (scripts/check-size.py).  Prints
 # each offence as FILE:LINE: and exits 1 when there is one.
 set -eu
 cd "$(dirname "$0")/.."
@@ -58,4 +59,5 @@ done
 if [ -s "${TMPDIR:-/tmp}/check-layout.$$" ]; then bad=1; fi
 rm -f "${TMPDIR:-/tmp}/check-layout.$$"
 python3 scripts/check-paths.py || bad=1
+python3 scripts/check-size.py || bad=1
 exit $bad

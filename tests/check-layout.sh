@@ -20,7 +20,7 @@ check() {
 copy() {
 	rm -rf "$WORK/repo"
 	mkdir "$WORK/repo"
-	(cd "$ROOT" && git ls-files -z | xargs -0 cp --parents -t "$WORK/repo")
+	(cd "$ROOT" && git ls-files -z --deduplicate | xargs -0 cp --parents -t "$WORK/repo")
 	git -C "$WORK/repo" init -q && git -C "$WORK/repo" add -A
 }
 
@@ -51,6 +51,18 @@ copy
 sed -i '0,/^#include "/s//#include "bench\/run\/session.h"\n#include "/' "$WORK/repo/bench/judge/crash.c"
 name="an upward include fails"
 check refuses "bench/judge/crash.c:"
+
+copy
+seq 1 601 | sed 's|^|/* line |; s|$| */|' >"$WORK/repo/lib/planted.c"
+git -C "$WORK/repo" add -A
+name="a 601-line source file fails"
+check refuses "lib/planted.c:601: 601 lines, over 600"
+
+copy
+{ printf 'int planted(void)\n{\n'; seq 1 81 | sed 's|.*|\t;|'; printf '}\n'; } >"$WORK/repo/lib/planted.c"
+git -C "$WORK/repo" add -A
+name="an 81-line function fails"
+check refuses "lib/planted.c:2: function planted is 81 lines, over 80"
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
