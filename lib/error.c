@@ -1,4 +1,5 @@
 #include "error.h"
+#include "array.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -66,7 +67,7 @@ static const struct {
 
 int error_exit_status(int code)
 {
-	for (size_t i = 0; i < sizeof(exit_table) / sizeof(exit_table[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(exit_table); i++)
 		if (exit_table[i].code == code)
 			return exit_table[i].status;
 	return EXIT_INTERNAL;

@@ -1,5 +1,6 @@
 #include "runtime.h"
 
+#include "array.h"
 #include "error.h"
 #include "fileutil.h"
 #include "xalloc.h"
@@ -32,7 +33,7 @@ int runtime_data_path_for(char **out, const char *exe, enum runtime_data what)
 	int err = 0;
 
 	*out = NULL;
-	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]) && !*out; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(layouts) && !*out; i++) {
 		char *conf = xasprintf("%s/%s", dir, layouts[i][RUNTIME_CONF]);
 
 		if (file_exists(conf))

@@ -1,5 +1,6 @@
 #include "link.h"
 
+#include "lib/array.h"
 #include "lib/ctype.h"
 #include "lib/strbuf.h"
 
@@ -184,7 +185,7 @@ static void parse_url(struct link *l, const char *url)
 	n = split_path(path, path_end, seg);
 
 	l->kind = LINK_URL;
-	for (size_t i = 0; i < sizeof(known_hosts) / sizeof(known_hosts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(known_hosts); i++) {
 		if (host_is(host, known_hosts[i].host)) {
 			l->kind = known_hosts[i].kind;
 			break;

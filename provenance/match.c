@@ -3,6 +3,7 @@
 
 #include "link.h"
 #include "patchid.h"
+#include "lib/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -273,7 +274,7 @@ static void collect_review_tags(struct strlist *tags, const char *body)
 
 	for (const char *p = body; *p;) {
 		const char *nl = strchrnul(p, '\n');
-		for (size_t k = 0; k < sizeof(keys) / sizeof(*keys); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(keys); k++) {
 			size_t n = strlen(keys[k]);
 			if ((size_t)(nl - p) > n && strncasecmp(p, keys[k], n) == 0) {
 				char *tag = xstrndup(p, (size_t)(nl - p));

@@ -4,6 +4,7 @@
 #include "archive.h"
 #include "facts.h"
 #include "match.h"
+#include "lib/array.h"
 #include "lib/strbuf.h"
 
 #include <stdlib.h>
@@ -18,7 +19,7 @@ static const char *const people_keys[] = {
 static void collect_people(struct provenance_reply *out, const struct trailers *t)
 {
 	for (size_t i = 0; i < t->nitems; i++)
-		for (size_t k = 0; k < sizeof(people_keys) / sizeof(*people_keys); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(people_keys); k++)
 			if (strcasecmp(t->items[i].key, people_keys[k]) == 0)
 				strlist_push(&out->people, xstrdup(t->items[i].value));
 }

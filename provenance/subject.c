@@ -1,5 +1,6 @@
 #include "subject.h"
 
+#include "lib/array.h"
 #include "lib/ctype.h"
 #include "lib/strbuf.h"
 
@@ -37,7 +38,7 @@ static bool read_number(const char **pp, const char *end, unsigned *out)
 /* "Re:", "RE :", "Re[2]:", "Fwd:"; returns the text after it or NULL. */
 static const char *skip_reply_prefix(const char *p)
 {
-	for (size_t i = 0; i < sizeof(reply_words) / sizeof(reply_words[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(reply_words); i++) {
 		size_t n = strlen(reply_words[i]);
 		const char *q = p + n;
 		if (strncasecmp(p, reply_words[i], n) != 0)

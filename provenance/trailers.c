@@ -1,5 +1,6 @@
 #include "trailers.h"
 
+#include "lib/array.h"
 #include "lib/ctype.h"
 #include "lib/str.h"
 #include "lib/strbuf.h"
@@ -158,7 +159,7 @@ static long trailer_start(const char *buf, long len)
 		}
 		only_spaces = false;
 
-		for (size_t i = 0; i < sizeof(git_generated_prefixes) / sizeof(*git_generated_prefixes); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(git_generated_prefixes); i++)
 			generated |= str_has_prefix(bol, strlen(bol), git_generated_prefixes[i]);
 		if (generated) {
 			trailer_lines++;
@@ -303,7 +304,7 @@ static enum trailers_ref_kind classify(const char *msg, const char *ref, const c
 	if (strncasecmp(skip_blanks(after_sha), "upstream", 8) == 0 ||
 	    context_has(from, ref, "upstream"))
 		return TRAILERS_REF_UPSTREAM;
-	for (size_t i = 0; i < sizeof(introduced) / sizeof(*introduced); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(introduced); i++)
 		if (context_has(from, ref, introduced[i]))
 			return TRAILERS_REF_INTRODUCED_BY;
 	return TRAILERS_REF_MENTION;

@@ -1,5 +1,6 @@
 #include "cpu.h"
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 
@@ -30,7 +31,7 @@ static const struct cpu_model {
 
 static const struct cpu_model *cpu_model_find(const char *name)
 {
-	for (size_t i = 0; i < sizeof(cpu_models) / sizeof(cpu_models[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cpu_models); i++)
 		if (strcmp(name, cpu_models[i].name) == 0)
 			return &cpu_models[i];
 	return NULL;

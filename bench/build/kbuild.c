@@ -3,6 +3,7 @@
 #include "apply.h"
 #include "kconfig.h"
 #include "tree.h"
+#include "lib/array.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -47,7 +48,7 @@ const char *kernel_full_note(const char *dir)
 
 /* "modules" writes Module.symvers, which out-of-tree test modules link against. */
 static const char *const build_targets[] = { "bzImage", "modules" };
-#define BUILD_NTARGETS (sizeof(build_targets) / sizeof(build_targets[0]))
+#define BUILD_NTARGETS (ARRAY_SIZE(build_targets))
 
 /*
  * Checks the .config the kernel is, or was, built with against the

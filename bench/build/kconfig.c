@@ -1,5 +1,6 @@
 #include "kconfig.h"
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -21,7 +22,7 @@ const struct kconfig_family kconfig_families[] = {
 	{ "CONFIG_M586MMX", 5 },
 	{ "CONFIG_M686", 6 },
 };
-const size_t kconfig_families_count = sizeof(kconfig_families) / sizeof(kconfig_families[0]);
+const size_t kconfig_families_count = ARRAY_SIZE(kconfig_families);
 
 /*
  * What the bench cannot work without; any other option of the fragment
@@ -84,7 +85,7 @@ static const char *config_find(const char *config, const char *name, size_t *len
 
 static bool option_needed(const char *name)
 {
-	for (size_t i = 0; i < sizeof(needed_options) / sizeof(needed_options[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(needed_options); i++)
 		if (strcmp(needed_options[i], name) == 0)
 			return true;
 	for (size_t i = 0; i < kconfig_families_count; i++)

@@ -1,5 +1,6 @@
 #include "payload.h"
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "initramfs.h"
@@ -17,7 +18,7 @@
 #define KMOD_NAME "fpu_kmod"
 
 const char *const payload_selftests[] = { "test_FCMOV", "test_FCOMI", "test_FISTTP" };
-const unsigned payload_selftests_count = sizeof(payload_selftests) / sizeof(payload_selftests[0]);
+const unsigned payload_selftests_count = ARRAY_SIZE(payload_selftests);
 
 static char *selftest_source(const struct kernel_tree *t, unsigned i)
 {
@@ -174,9 +175,9 @@ out:
 int payload_write_initramfs(const char *path, const char *init, const char *selftests_dir,
 			    const char *ko)
 {
-	struct initramfs_entry entries[3 + sizeof(payload_selftests) / sizeof(payload_selftests[0])];
-	char *bins[sizeof(payload_selftests) / sizeof(payload_selftests[0])];
-	char *names[sizeof(payload_selftests) / sizeof(payload_selftests[0])];
+	struct initramfs_entry entries[3 + ARRAY_SIZE(payload_selftests)];
+	char *bins[ARRAY_SIZE(payload_selftests)];
+	char *names[ARRAY_SIZE(payload_selftests)];
 	size_t n = 0;
 	int err;
 

@@ -3,6 +3,7 @@
 #include "kbuild.h"
 #include "tree.h"
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/gitutil.h"
@@ -96,7 +97,7 @@ static const char *tar_filter(const char *tarball)
 	};
 	size_t len = strlen(tarball);
 
-	for (size_t i = 0; i < sizeof(filters) / sizeof(filters[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(filters); i++) {
 		size_t n = strlen(filters[i].suffix);
 		if (len >= n && strcmp(tarball + len - n, filters[i].suffix) == 0)
 			return filters[i].option;

@@ -1,5 +1,6 @@
 #include "bisect_mail.h"
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
@@ -67,7 +68,7 @@ static char *public_url(const char *url)
 {
 	static const char *const schemes[] = { "https://", "http://", "git://" };
 
-	for (size_t i = 0; url && i < sizeof(schemes) / sizeof(*schemes); i++) {
+	for (size_t i = 0; url && i < ARRAY_SIZE(schemes); i++) {
 		size_t n = strlen(schemes[i]);
 		if (strncmp(url, schemes[i], n) != 0)
 			continue;

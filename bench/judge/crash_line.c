@@ -1,5 +1,6 @@
 #include "crash_table.h"
 
+#include "lib/array.h"
 #include "lib/ctype.h"
 
 #include <stdio.h>
@@ -265,7 +266,7 @@ bool crash_rip_at(const char *text, const char **func, size_t *n)
 		if (strncmp(trap, " at ", 4) == 0 && (*n = crash_func_after(trap + 4, func)))
 			return true;
 	}
-	for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++) {
+	for (size_t m = 0; m < ARRAY_SIZE(marks); m++) {
 		for (const char *p = text; (p = strstr(p, marks[m])); p++) {
 			const char *q = p + strlen(marks[m]);
 

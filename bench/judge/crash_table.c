@@ -2,6 +2,7 @@
 
 #include "crash.h"
 
+#include "lib/array.h"
 #include "lib/strbuf.h"
 
 #include <pthread.h>
@@ -395,12 +396,12 @@ static void rx_init(void)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	for (size_t i = 0; i < sizeof(crash_skip_frames) / sizeof(crash_skip_frames[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(crash_skip_frames); i++)
 		strbuf_addf(&sb, "%s(%s)", i ? "|" : "", crash_skip_frames[i]);
 	rx_compile(&crash_rx.skip, sb.buf, REG_NOSUB);
 	strbuf_release(&sb);
-	crash_rx.nformats = sizeof(crash_formats) / sizeof(crash_formats[0]);
-	crash_rx.nignores = sizeof(crash_ignores) / sizeof(crash_ignores[0]);
+	crash_rx.nformats = ARRAY_SIZE(crash_formats);
+	crash_rx.nignores = ARRAY_SIZE(crash_ignores);
 	crash_rx.re = xcalloc(crash_rx.nformats, sizeof(regex_t));
 	crash_rx.format_skip = xcalloc(crash_rx.nformats, sizeof(regex_t));
 	crash_rx.ignore = xcalloc(crash_rx.nignores, sizeof(regex_t));
@@ -414,7 +415,7 @@ static void rx_init(void)
 		rx_compile(&crash_rx.ignore[i], crash_ignores[i].re, REG_NOSUB);
 	rx_compile(&crash_rx.anchors, crash_stall_anchors, REG_NOSUB);
 	rx_compile(&crash_rx.corrupting, crash_corrupting_frames, REG_NOSUB);
-	for (size_t i = 0; i < sizeof(crash_header_starts) / sizeof(crash_header_starts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(crash_header_starts); i++)
 		crash_rx.first[(unsigned char)crash_header_starts[i][0]] = true;
 }
 
@@ -423,9 +424,9 @@ void crash_rx_ready(void)
 	pthread_once(&rx_once, rx_init);
 }
 
-const size_t crash_nframe_prefixes = sizeof(crash_frame_prefixes) / sizeof(crash_frame_prefixes[0]);
-const size_t crash_nhung_skip = sizeof(crash_hung_skip) / sizeof(crash_hung_skip[0]);
-const size_t crash_nheader_starts = sizeof(crash_header_starts) / sizeof(crash_header_starts[0]);
+const size_t crash_nframe_prefixes = ARRAY_SIZE(crash_frame_prefixes);
+const size_t crash_nhung_skip = ARRAY_SIZE(crash_hung_skip);
+const size_t crash_nheader_starts = ARRAY_SIZE(crash_header_starts);
 
 /* What an extractor passes over, in words (crash_rule_get()). */
 static const char *extractor_skips(enum extractor ex)
@@ -443,7 +444,7 @@ static const char *extractor_skips(enum extractor ex)
 
 bool crash_rule_get(size_t i, struct crash_rule *rule)
 {
-	size_t n = sizeof(crash_formats) / sizeof(crash_formats[0]);
+	size_t n = ARRAY_SIZE(crash_formats);
 	const struct format *f = i < n ? &crash_formats[i] : i == n ? &crash_die_format : NULL;
 	const char *phrase;
 

@@ -1,5 +1,6 @@
 #include "ktap.h"
 
+#include "lib/array.h"
 #include "lib/ctype.h"
 
 #include <limits.h>
@@ -124,7 +125,7 @@ static void parse_directive(struct ktap_line *l, struct ktap_span s)
 		return;
 	l->directive = KTAP_DIRECTIVE_OTHER;
 	l->text = s;
-	for (size_t i = 0; i < sizeof(directives) / sizeof(directives[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(directives); i++) {
 		size_t n = strlen(directives[i].word);
 
 		/* TAP takes directive keywords in any case. */

@@ -1,6 +1,7 @@
 #include "history.h"
 #include "history_db.h"
 
+#include "lib/array.h"
 #include "lib/date.h"
 #include "lib/error.h"
 #include "lib/strbuf.h"
@@ -94,7 +95,7 @@ static const char *const migrations[] = {
 	"  CHECK (expected IN ('pass', 'skip', 'fail', 'timeout', 'crash', 'error'));",
 };
 
-#define NMIGRATIONS ((int)(sizeof(migrations) / sizeof(migrations[0])))
+#define NMIGRATIONS ((int)(ARRAY_SIZE(migrations)))
 
 /* A file that is no database, or a damaged one, is bad input, not a fault of ours. */
 static int error_code_of(sqlite3 *db)

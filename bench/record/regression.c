@@ -1,5 +1,6 @@
 #include "regression.h"
 
+#include "lib/array.h"
 #include "lib/base64.h"
 #include "lib/error.h"
 #include "report.h"
@@ -479,7 +480,7 @@ static bool starts_report(const char *line, size_t len)
 		while (p < end && *p == ' ')
 			p++;
 	}
-	for (size_t i = 0; i < sizeof(report_starts) / sizeof(*report_starts); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(report_starts); i++) {
 		size_t n = strlen(report_starts[i]);
 		if ((size_t)(end - p) >= n && memcmp(p, report_starts[i], n) == 0)
 			return true;

@@ -2,6 +2,7 @@
 
 #include "kcidb.h"
 
+#include "lib/array.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
 
@@ -113,7 +114,7 @@ int report_write(const struct report_input *in)
 	char *path = NULL;
 	int err = 0;
 
-	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
 		strbuf_reset(&sb);
 		if ((err = files[i].format(&sb, in)) < 0)
 			goto out;

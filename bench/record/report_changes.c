@@ -5,6 +5,7 @@
 #include "report_changes.h"
 
 #include "report_html.h"
+#include "lib/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +203,7 @@ void report_changes_write(struct xmlw *x, const struct report_input *in)
 		return;
 	}
 	html_previous(x, in->run_dir, d->previous_dir);
-	for (size_t k = 0; k < sizeof(change_kinds) / sizeof(change_kinds[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(change_kinds); k++)
 		if (k != HISTORY_CHANGE_NEW_FAILURE)
 			html_change_list(x, in, (enum history_change)k);
 }

@@ -4,6 +4,7 @@
 #include "report_provenance.h"
 
 #include "report_html.h"
+#include "lib/array.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -34,7 +35,7 @@ void report_provenance_write_warnings(struct xmlw *x, const struct matrix *m)
 
 		for (size_t j = 0; j < ndone; j++)
 			seen |= done[j] == k;
-		if (seen || !k->nwarnings || ndone == sizeof(done) / sizeof(done[0]))
+		if (seen || !k->nwarnings || ndone == ARRAY_SIZE(done))
 			continue;
 		done[ndone++] = k;
 		if (!any) {

@@ -1,6 +1,7 @@
 #include "conf.h"
 
 #include "boot/cpu.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/str.h"
@@ -206,9 +207,9 @@ static int parse_expect(struct parser *p, char *key, const char *value)
 
 	if (str_split_words(key, words, 3) != 3)
 		return conf_error(p, p->line, "expected 'VARIANT FPU TEST = STATUS' in %s", p->label);
-	while (fpu < sizeof(fpus) / sizeof(fpus[0]) && strcmp(words[1], fpus[fpu]) != 0)
+	while (fpu < ARRAY_SIZE(fpus) && strcmp(words[1], fpus[fpu]) != 0)
 		fpu++;
-	if (fpu == sizeof(fpus) / sizeof(fpus[0]))
+	if (fpu == ARRAY_SIZE(fpus))
 		return conf_error(p, p->line,
 				  "unknown fpu '%s' in %s (expected fsave, fxsave or any)",
 				  words[1], p->label);
@@ -344,7 +345,7 @@ static int section_end(struct parser *p)
 		if (tree->source == CONF_TREE_GIT && p->key_line[KEY_TARBALL])
 			return conf_error(p, p->key_line[KEY_TARBALL],
 					  "key 'tarball' in %s is for source = debian", p->label);
-		for (size_t i = 0; i < sizeof(git_only) / sizeof(git_only[0]); i++)
+		for (size_t i = 0; i < ARRAY_SIZE(git_only); i++)
 			if (tree->source == CONF_TREE_DEBIAN && p->key_line[git_only[i]])
 				return conf_error(p, p->key_line[git_only[i]],
 						  "key '%s' in %s is for source = git",

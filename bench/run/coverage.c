@@ -3,6 +3,7 @@
 #include "boot/guest.h"
 #include "judge/gcda.h"
 #include "record/lcov.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/spawn.h"
@@ -67,7 +68,7 @@ static int check_config(const struct kernel_build *b, const char *fragment)
 	struct strbuf config = STRBUF_INIT;
 	int err = file_read(path, &config);
 
-	for (size_t i = 0; i < sizeof(needed) / sizeof(needed[0]) && !err; i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(needed) && !err; i++) {
 		char *line = xasprintf("\n%s\n", needed[i]);
 
 		if (!strstr(config.buf, line))

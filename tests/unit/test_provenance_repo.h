@@ -8,6 +8,7 @@
 #define TEST_PROVENANCE_REPO_H
 
 #include "provenance/archive.h"
+#include "lib/array.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
 
@@ -232,7 +233,7 @@ static inline char *read_fixture(const char *path)
 
 static inline void test_story_archive(struct archive *a)
 {
-	for (size_t i = 0; i < sizeof(archives) / sizeof(*archives); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(archives); i++)
 		assert_int_equal(archive_add(a, archives[i]), 0);
 	assert_int_equal(a->skipped, 0);
 }

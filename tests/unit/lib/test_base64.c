@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/base64.h"
 
 #include <string.h>
@@ -19,7 +20,7 @@ static const struct {
 static void test_rfc4648_vectors_both_ways(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(vectors); i++) {
 		struct strbuf enc = STRBUF_INIT, dec = STRBUF_INIT;
 		const char *e = vectors[i].encoded;
 

@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/jsonw.h"
 
 #include <string.h>
@@ -49,7 +50,7 @@ static void test_any_bytes_read_back(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct json_object *o = jsonw_string(cases[i].in);
 		const char *text = jsonw_text(o);
 

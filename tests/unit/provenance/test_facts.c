@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "provenance/facts.h"
 #include "test_provenance_repo.h"
@@ -116,8 +117,7 @@ static const char *const trailer_blocks[] = {
 static char *message(struct gen *g, unsigned i)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *trailers = xasprintf(trailer_blocks[rnd(g, sizeof(trailer_blocks) /
-							    sizeof(*trailer_blocks))], i, i);
+	char *trailers = xasprintf(trailer_blocks[rnd(g, ARRAY_SIZE(trailer_blocks))], i, i);
 
 	strbuf_addf(&sb, "x86/fpu: change %u\n\nBody of change %u.\n", i, i);
 	if (rnd(g, 4) == 0)

@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "provenance/link.h"
+#include "lib/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -129,7 +130,7 @@ static void test_msgid_normalize(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *id = link_msgid_normalize(cases[i].in, strlen(cases[i].in));
 		if (!cases[i].out && id)
 			fail_msg("'%s' gave '%s'", cases[i].in, id);

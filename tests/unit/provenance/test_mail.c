@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "provenance/archive.h"
@@ -166,7 +167,7 @@ static void test_strict_about_headers(void **state)
 	struct mail *m;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		if (mail_parse(&m, bad[i], strlen(bad[i])) != ERR_INPUT)
 			fail_msg("accepted '%s'", bad[i]);
 		assert_null(m);

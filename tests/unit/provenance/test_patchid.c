@@ -8,6 +8,7 @@
 #include "provenance/match.h"
 #include "provenance/patchid.h"
 #include "test_provenance_repo.h"
+#include "lib/array.h"
 
 /* git patch-id --stable of a text: the first id it prints, or "" for none. */
 static char *git_patch_id(const char *text, size_t len)
@@ -71,7 +72,7 @@ static void test_text_equals_git(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(texts) / sizeof(*texts); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(texts); i++)
 		check_text(texts[i], strlen(texts[i]));
 	/* A NUL in the text is where git's line ends. */
 	check_text(DIFF_F "@@ -1 +1 @@\n-b\0junk\n+c\n", sizeof(DIFF_F "@@ -1 +1 @@\n-b\0junk\n+c\n") - 1);
@@ -143,7 +144,7 @@ static void build_corner_cases(struct history *h)
 	};
 
 	h->tip = test_commit(r, NULL, root, 2, "root\n", "a", "a@x", 1700000000);
-	for (size_t i = 0; i < sizeof(steps) / sizeof(*steps); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(steps); i++)
 		h->tip = test_commit(r, &h->tip, steps[i].f, steps[i].n, "step\n", "a", "a@x",
 				     1700000001 + (git_time_t)i);
 	free(edited);

@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "provenance/provenance.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "test_json.h"
 #include "test_provenance_repo.h"
@@ -80,7 +81,7 @@ static void test_commits_with_their_matches(void **state)
 	struct fixture *fx = *state;
 	const char *revs[] = { fx->hex[A], fx->hex[G] };
 	const struct provenance_request req = { .repo = fx->dir, .archives = archives,
-		.narchives = sizeof(archives) / sizeof(*archives), .revs = revs, .nrevs = 2 };
+		.narchives = ARRAY_SIZE(archives), .revs = revs, .nrevs = 2 };
 	struct provenance_report *r;
 
 	assert_int_equal(build(fx, &r, &req), 0);

@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "provenance/subject.h"
+#include "lib/array.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -48,7 +49,7 @@ static void test_tags_and_prefixes(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		const struct expect *e = &cases[i];
 		struct subject s;
 		subject_parse(&s, e->raw);

@@ -6,6 +6,7 @@
 
 #include "test_provenance_repo.h"
 #include "provenance/trailers.h"
+#include "lib/array.h"
 
 /* Messages where git's trailer rules are easy to get wrong. */
 static const char *const edge_messages[] = {
@@ -45,8 +46,8 @@ static char *our_links(const char *message)
 
 static void test_link_values_equal_git_log(void **state)
 {
-	const size_t n = sizeof(edge_messages) / sizeof(*edge_messages);
-	git_oid ids[sizeof(edge_messages) / sizeof(*edge_messages)];
+	const size_t n = ARRAY_SIZE(edge_messages);
+	git_oid ids[ARRAY_SIZE(edge_messages)];
 	char hex[GIT_OID_HEXSZ + 1], *dir;
 	git_repository *repo = test_repo_new(&dir);
 	size_t seen = 0;

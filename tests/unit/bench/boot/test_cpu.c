@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "boot/cpu.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
@@ -41,7 +42,7 @@ static void test_bad_setups_name_the_spec(void **state)
 	struct cpu_setup c;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_equal(cpu_setup_parse(&c, bad[i]), ERR_USAGE);
 		assert_non_null(strstr(error_last(), "cpu setup '"));
 	}
@@ -131,7 +132,7 @@ static void test_which_setups_use_fsave(void **state)
 	struct cpu_setup c;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(cpu_setup_parse(&c, cases[i].spec), 0);
 		if (cpu_setup_uses_fsave(&c) != cases[i].fsave)
 			fail_msg("setup '%s'", cases[i].spec);
@@ -153,7 +154,7 @@ static void test_setup_families(void **state)
 	struct cpu_setup c;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(cpu_setup_parse(&c, cases[i].spec), 0);
 		if (cpu_setup_family(&c) != cases[i].family)
 			fail_msg("setup '%s'", cases[i].spec);

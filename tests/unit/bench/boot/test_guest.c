@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "boot/cpu.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "boot/cpu_check.h"
@@ -115,7 +116,7 @@ static void test_xml_has_no_network_and_no_host_files(void **state)
 		size_t n = strcspn(p + 1, " />");
 		bool ok = p[1] == '/';
 
-		for (size_t i = 0; i < sizeof(allowed) / sizeof(allowed[0]) && !ok; i++)
+		for (size_t i = 0; i < ARRAY_SIZE(allowed) && !ok; i++)
 			ok = strlen(allowed[i]) == n && strncmp(p + 1, allowed[i], n) == 0;
 		if (!ok)
 			fail_msg("unexpected device element: %.*s", (int)n + 1, p);
@@ -248,7 +249,7 @@ static void test_stale_state_is_scrubbed(void **state)
 	free(text);
 	const char *ours[] = { "fpubench-dead.xml", "fpubench-live.xml", "fpubench-reused.xml",
 			       "fpubench-started.xml.new" };
-	for (size_t i = 0; i < sizeof(ours) / sizeof(*ours); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ours); i++)
 		write_file(dir, ours[i], "<domstatus/>");
 	write_file(dir, "driver.pid", "1");
 	write_file(dir, "other.xml", "<domstatus/>");
@@ -264,7 +265,7 @@ static void test_stale_state_is_scrubbed(void **state)
 	const char *gone[] = { "fpubench-dead.pid", "fpubench-live.pid", "fpubench-reused.pid",
 			       "fpubench-dead.xml", "fpubench-live.xml", "fpubench-reused.xml",
 			       "fpubench-started.xml.new" };
-	for (size_t i = 0; i < sizeof(gone) / sizeof(*gone); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(gone); i++)
 		assert_false(exists_in(dir, gone[i]));
 	assert_true(exists_in(dir, "driver.pid"));
 	assert_true(exists_in(dir, "other.xml"));
@@ -325,7 +326,7 @@ static void test_misspelt_names_get_the_nearest(void **state)
 	if (!file_exists(CPU_CHECK_FEATURES_MAP))
 		skip();
 	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		struct cpu_setup setup;
 
 		assert_int_equal(cpu_setup_parse(&setup, cases[i].spec), 0);

@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "build/patchfile.h"
@@ -182,7 +183,7 @@ static void test_cover_letter_subjects(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		char *text = xasprintf("From: A <a@b>\nSubject: %s\n\nbody\n---\n"
 				       "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
 				       cases[i].subject);

@@ -6,6 +6,7 @@
 #include <cmocka.h>
 
 #include "cmd/options.h"
+#include "lib/array.h"
 #include "lib/error.h"
 
 #include <stdio.h>
@@ -68,7 +69,7 @@ static void test_errors_name_the_option(void **state)
 	struct options o;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(parse(&o, cases[i].cmd, cases[i].args), ERR_USAGE);
 		assert_string_equal(error_last(), cases[i].message);
 		options_release(&o);
@@ -125,7 +126,7 @@ static void test_dump_holds_every_row(void **state)
 	assert_non_null(strstr(dump, "\noption\ttest\t-p\t--patch\tFILE\tapply this patch"));
 	assert_non_null(strstr(dump, "\noption\tconsole\t\t--rules\t\tprint the rules"));
 	assert_null(strstr(dump, "\noption\thistory\t-p\t"));
-	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cmds); i++) {
 		const char *name = NULL, *p = help;
 		char prefix[32];
 		size_t in_help = 0, in_dump = 0;

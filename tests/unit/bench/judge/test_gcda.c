@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "judge/gcda.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
@@ -179,7 +180,7 @@ static void test_bad_blocks(void **state)
 	};
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++)
 		assert_rejected(cases[i].text, strlen(cases[i].text), cases[i].message);
 }
 

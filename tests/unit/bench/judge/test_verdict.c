@@ -5,6 +5,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "judge/verdict.h"
 
@@ -46,8 +47,8 @@ static void test_exit_statuses(void **state)
 	assert_int_equal(error_exit_status(ERR_INPUT), 128);
 	const int codes[] = { ERR_NOTFOUND, ERR_CONFIG, ERR_CPU, ERR_CACHE, ERR_LIBVIRT,
 			      ERR_USAGE, ERR_GENERIC };
-	for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
-		for (size_t j = i + 1; j < sizeof(codes) / sizeof(codes[0]); j++)
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++)
+		for (size_t j = i + 1; j < ARRAY_SIZE(codes); j++)
 			assert_int_not_equal(error_exit_status(codes[i]), error_exit_status(codes[j]));
 }
 

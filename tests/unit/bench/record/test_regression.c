@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include "lib/array.h"
 #include "lib/error.h"
 #include "provenance/mail.h"
 #include "record/regression.h"
@@ -39,7 +40,7 @@ static struct regression base(void)
 		.culprit_branch = "x86/fpu",
 		.author = "Zoë Ünal <zoe.unal@example.org>",
 		.people = people,
-		.npeople = sizeof(people) / sizeof(*people),
+		.npeople = ARRAY_SIZE(people),
 		.test = "fpu_seed",
 		.setups = "pentium2,-fxsr",
 		.crash = "fpu exception in save_fpregs_to_fpstate",
@@ -143,7 +144,7 @@ static void test_reply_reads_back(void **state)
 	r.references = references;
 	r.nreferences = 1;
 	r.recipients = posting_recipients;
-	r.nrecipients = sizeof(posting_recipients) / sizeof(*posting_recipients);
+	r.nrecipients = ARRAY_SIZE(posting_recipients);
 	char *text = format(&r);
 	struct mail *m;
 	assert_int_equal(mail_parse(&m, text, strlen(text)), 0);

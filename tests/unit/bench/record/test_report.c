@@ -5,6 +5,7 @@
 #include <cmocka.h>
 
 #include "boot/cpu.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "record/kcidb.h"
@@ -416,7 +417,7 @@ static void test_html_red_is_for_missed_expectations(void **state)
 		size_t len = (size_t)(strchr(line, '\n') - line);
 		char *rule = xasprintf("%.*s", (int)len, line);
 
-		for (size_t r = 0; r < sizeof(reds) / sizeof(reds[0]); r++)
+		for (size_t r = 0; r < ARRAY_SIZE(reds); r++)
 			if (strstr(rule, reds[r]) && !strstr(rule, "unmet"))
 				fail_msg("red %s outside an unmet rule: %s", reds[r], rule);
 		free(rule);

@@ -11,6 +11,7 @@
 
 #include "run/conf.h"
 #include "boot/cpu.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/strbuf.h"
@@ -230,7 +231,7 @@ static void test_bad_inputs_name_file_and_line(void **state)
 	struct conf *c = NULL;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		assert_int_equal(conf_parse(&c, "x.conf", bad[i].text, strlen(bad[i].text)), ERR_INPUT);
 		assert_string_equal(error_last(), bad[i].message);
 		assert_null(c);
@@ -368,7 +369,7 @@ static void test_default_config_is_the_default_matrix(void **state)
 	 */
 	assert_true(ntests >= 11);
 	size_t crashes = 0;
-	for (size_t v = 0; v < sizeof(variants) / sizeof(variants[0]); v++)
+	for (size_t v = 0; v < ARRAY_SIZE(variants); v++)
 		for (int fsave = 0; fsave < 2; fsave++)
 			for (size_t t = 0; t < ntests; t++) {
 				const struct expect_rule *e =
