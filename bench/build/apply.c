@@ -485,13 +485,13 @@ static int apply_file(struct kernel_tree *t, const git_oid *parent, const char *
 	return err;
 }
 
-int kernel_tree_apply(struct kernel_tree *t, const git_oid *parent, const char *patch_path,
+int apply_patch_file(struct kernel_tree *t, const git_oid *parent, const char *patch_path,
 		      const char *name, git_oid *out)
 {
 	return apply_file(t, parent, patch_path, name, true, out);
 }
 
-int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size_t n,
+int apply_series(struct kernel_tree *t, const struct series *s, size_t n,
 			     git_oid *out)
 {
 	git_oid_cpy(out, &t->base);
@@ -504,7 +504,7 @@ int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size
 	return 0;
 }
 
-struct json_object *kernel_tree_applied_json(const struct kernel_tree *t, const git_oid *commit)
+struct json_object *apply_notes_json(const struct kernel_tree *t, const git_oid *commit)
 {
 	struct json_object *newest_first = NULL, *list = NULL, *note;
 	git_commit *c = NULL;
@@ -535,7 +535,7 @@ struct json_object *kernel_tree_applied_json(const struct kernel_tree *t, const 
 	return list;
 }
 
-int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit)
+int apply_checkout(struct kernel_tree *t, const git_oid *commit)
 {
 	git_checkout_options opts = GIT_CHECKOUT_OPTIONS_INIT;
 	git_object *obj = NULL;

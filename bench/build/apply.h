@@ -21,7 +21,7 @@
  * How each hunk was placed ("exact", "offset" with its line count,
  * "three-way") is kept as JSON in a git note on the patch's commit
  * (refs/notes/fpubench/applied), so it is known again when the commit
- * comes from the cache: kernel_tree_applied_json() gathers the notes of a
+ * comes from the cache: apply_notes_json() gathers the notes of a
  * kernel's patches for its record.  A patch's commit is remembered under
  * refs/fpubench/applied/<hash of parent and patch>, so the same series on
  * the same base is applied once.  Only a build checks a commit out.
@@ -44,11 +44,11 @@ struct series;
  * message and the file that did not apply; ERR_INPUT a file that holds no
  * patch or holds junk.
  */
-int kernel_tree_apply(struct kernel_tree *t, const git_oid *parent,
+int apply_patch_file(struct kernel_tree *t, const git_oid *parent,
 		      const char *patch_path, const char *name, git_oid *out);
 
 /* Applies the patches of the first n patch files of the series on the base, quietly. */
-int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size_t n,
+int apply_series(struct kernel_tree *t, const struct series *s, size_t n,
 			     git_oid *out);
 
 /*
@@ -57,9 +57,9 @@ int kernel_tree_apply_series(struct kernel_tree *t, const struct series *s, size
  * each patch's note: {"subject", "message", "of", "commit", "hunks":
  * [{"file", "hunk", "placed", "offset"}]}.  NULL when there is none.
  */
-struct json_object *kernel_tree_applied_json(const struct kernel_tree *t, const git_oid *commit);
+struct json_object *apply_notes_json(const struct kernel_tree *t, const git_oid *commit);
 
 /* Checks `commit` out in the tree's work tree, rewriting only the files that differ. */
-int kernel_tree_checkout(struct kernel_tree *t, const git_oid *commit);
+int apply_checkout(struct kernel_tree *t, const git_oid *commit);
 
 #endif

@@ -23,7 +23,7 @@
 
 #define BUILD_LOG_TAIL_LINES 20
 
-void kernel_print_log_tail(const char *log)
+void kbuild_print_log_tail(const char *log)
 {
 	struct strbuf text = STRBUF_INIT;
 	int lines = 0;
@@ -41,7 +41,7 @@ void kernel_print_log_tail(const char *log)
 }
 
 /* On a full disk a child's log may well be empty: the message says why instead. */
-const char *kernel_full_note(const char *dir)
+const char *kbuild_full_note(const char *dir)
 {
 	return dir_is_full(dir) ? " (its file system is full)" : "";
 }
@@ -109,8 +109,8 @@ static int build_configure(struct kernel_tree *t, struct kernel_build *b, const 
 	    spawn_run(merge_argv, t->path, b->log, NULL) != 0 ||
 	    spawn_run(olddef, t->path, b->log, NULL) != 0) {
 		err = error_set(ERR_BUILD, "cannot configure variant '%s'%s; see '%s'", b->variant,
-				kernel_full_note(b->dir), b->log);
-		kernel_print_log_tail(b->log);
+				kbuild_full_note(b->dir), b->log);
+		kbuild_print_log_tail(b->log);
 		goto out;
 	}
 	err = file_write_atomic_mode(stamp, hash, strlen(hash), KERNEL_CACHE_FILE_MODE);
@@ -205,8 +205,8 @@ static int build_make(struct kernel_tree *t, struct kernel_build *b, int jobs)
 	progress_end(&bp.progress);
 	if (status != 0) {
 		err = error_set(ERR_BUILD, "kernel build of variant '%s' failed%s; see '%s'",
-				b->variant, kernel_full_note(b->dir), b->log);
-		kernel_print_log_tail(b->log);
+				b->variant, kbuild_full_note(b->dir), b->log);
+		kbuild_print_log_tail(b->log);
 	}
 	free(odir);
 	free(jflag);
@@ -227,7 +227,7 @@ static int build_dir_seed(struct kernel_build *b, const struct kernel_build *see
 	if (spawn_run(rm_argv, NULL, NULL, NULL) != 0 || spawn_run(cp_argv, NULL, NULL, NULL) != 0 ||
 	    (unlink(stamp) < 0 && errno != ENOENT) || rename(tmp, b->dir) < 0) {
 		err = error_set(ERR_CACHE, "cannot copy build directory '%s' to '%s'%s", seed->dir,
-				b->dir, kernel_full_note(tmp));
+				b->dir, kbuild_full_note(tmp));
 		/* A failed copy on a full disk would hold its space until the next build. */
 		spawn_run(rm_argv, NULL, NULL, NULL);
 	}
@@ -277,7 +277,7 @@ static int build_fragment(struct kernel_tree *t, const git_oid *commit, const ch
 	return err;
 }
 
-int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *commit,
+int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out)
 {
@@ -337,7 +337,7 @@ int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *comm
 		goto out;
 	}
 	unlink(b->log);
-	if ((commit && (err = kernel_tree_checkout(t, commit)) < 0) ||
+	if ((commit && (err = apply_checkout(t, commit)) < 0) ||
 	    (err = build_configure(t, b, text, fragment_hash)) < 0 ||
 	    (err = build_config_check(b, fragment, text)) < 0 ||
 	    (err = build_make(t, b, jobs)) < 0 ||
@@ -353,14 +353,14 @@ out:
 	free(stamp);
 	free(text);
 	if (err < 0) {
-		kernel_build_free(b);
+		kbuild_free(b);
 		return err;
 	}
 	*out = b;
 	return 0;
 }
 
-struct kernel_build *kernel_build_existing(const struct kernel_tree *t, const char *variant)
+struct kernel_build *kbuild_existing(const struct kernel_tree *t, const char *variant)
 {
 	struct kernel_build *b = xcalloc(1, sizeof(*b));
 	char *stamp;
@@ -369,14 +369,14 @@ struct kernel_build *kernel_build_existing(const struct kernel_tree *t, const ch
 	b->dir = xasprintf("%s/build/%s/%s", t->cache, t->key, variant);
 	stamp = xasprintf("%s/fpubench.stamp", b->dir);
 	if (!file_exists(stamp)) {
-		kernel_build_free(b);
+		kbuild_free(b);
 		b = NULL;
 	}
 	free(stamp);
 	return b;
 }
 
-void kernel_build_free(struct kernel_build *b)
+void kbuild_free(struct kernel_build *b)
 {
 	if (!b)
 		return;

@@ -8,7 +8,7 @@
  * of the tree commit and the fitted fragment; a directory whose stamp
  * holds the same id is not built again.  The stamp is removed before a
  * build starts and written once it succeeded, so a failed build is never
- * used.  A struct kernel_build owns its strings; kernel_build_free().
+ * used.  A struct kernel_build owns its strings; kbuild_free().
  */
 #ifndef FPUBENCH_KBUILD_H
 #define FPUBENCH_KBUILD_H
@@ -42,23 +42,23 @@ struct kernel_build {
  * option the bench needs was dropped), ERR_INPUT or ERR_NOTFOUND (a tree
  * the bench cannot build, before anything is built), ERR_BUILD.
  */
-int kernel_build(struct kernel_tree *t, const char *variant, const git_oid *commit,
+int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out);
 
 /*
  * The finished build of `variant` of this tree in the cache, to seed
  * another variant's directory; NULL if none.  Only its dir is set.  Free
- * with kernel_build_free().
+ * with kbuild_free().
  */
-struct kernel_build *kernel_build_existing(const struct kernel_tree *t, const char *variant);
+struct kernel_build *kbuild_existing(const struct kernel_tree *t, const char *variant);
 
-void kernel_build_free(struct kernel_build *b);
+void kbuild_free(struct kernel_build *b);
 
 /* For a child's failure message: " (its file system is full)" or "". */
-const char *kernel_full_note(const char *dir);
+const char *kbuild_full_note(const char *dir);
 
 /* Prints the last lines of a child's log on stderr, after its one-line error. */
-void kernel_print_log_tail(const char *log);
+void kbuild_print_log_tail(const char *log);
 
 #endif

@@ -154,8 +154,8 @@ int tarball_extract(struct kernel_tree *t, const char *tarball)
 	xp.fd = -1;
 	if (err != 0) {
 		err = error_set(ERR_CACHE, "cannot extract '%s' into '%s'%s; see '%s'", tarball, tmp,
-				kernel_full_note(tmp), log);
-		kernel_print_log_tail(log);
+				kbuild_full_note(tmp), log);
+		kbuild_print_log_tail(log);
 		goto fail;
 	}
 	if (git_repository_init(&repo, tmp, 0) < 0) {
@@ -228,7 +228,7 @@ int tarball_version(const struct kernel_tree *t, const char *tarball, char **out
 		goto out;
 	}
 	char version[64];
-	if ((err = kernel_version_parse(tarball, text.buf, text.len, version, sizeof(version))) < 0)
+	if ((err = version_parse(tarball, text.buf, text.len, version, sizeof(version))) < 0)
 		goto out;
 	strbuf_reset(&text);
 	strbuf_addf(&text, "%s%s\n", stamp, version);

@@ -145,8 +145,8 @@ int kernel_tree_version(const struct kernel_tree *t, const git_oid *commit, char
 			err = error_set(ERR_NOTFOUND, "'%s' is not a kernel tree: it has no Makefile", what);
 		goto out;
 	}
-	if ((err = kernel_version_parse(what, text.buf, text.len, version, sizeof(version))) < 0 ||
-	    (err = kernel_version_check(what, version)) < 0)
+	if ((err = version_parse(what, text.buf, text.len, version, sizeof(version))) < 0 ||
+	    (err = version_check(what, version)) < 0)
 		goto out;
 	if (kernel_tree_read_file(t, commit, "arch/x86/Kconfig.cpu", &kconfig) < 0) {
 		err = error_set(ERR_INPUT, "kernel tree '%s' (Linux %s) has no arch/x86/Kconfig.cpu: fpubench builds x86 kernels only",
@@ -275,7 +275,7 @@ int kernel_tree_open(struct kernel_tree **out, const char *cache, const char *ta
 		goto out;
 	}
 	if ((err = cache_migrate(t)) < 0 || (err = tarball_version(t, tarball, &t->version)) < 0 ||
-	    (err = kernel_version_check(tarball, t->version)) < 0)
+	    (err = version_check(tarball, t->version)) < 0)
 		goto out;
 	t->key = xasprintf("debian-%s", t->version);
 	t->path = xasprintf("%s/trees/%s", t->cache, t->key);

@@ -15,7 +15,7 @@ int variants_commit(struct kernel_tree *t, const struct series *s, const struct 
 {
 	git_reference *ref = NULL;
 	char *name;
-	int err = kernel_tree_apply_series(t, s, v->npatches, out);
+	int err = apply_series(t, s, v->npatches, out);
 
 	if (err < 0 || !t->repo)
 		return err;

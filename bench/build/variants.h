@@ -2,7 +2,7 @@
  * variants: the series' variants as named commits of a tree's repository.
  *
  * variants_commit() applies a variant's patches on the tree's base (as
- * kernel_tree_apply_series() does, so the commits are the ones the bench
+ * apply_series() does, so the commits are the ones the bench
  * builds) and names the result refs/fpubench/variants/<name>, moving the
  * ref when the series changed.  So a user can write a patch against what
  * the bench calls `patched` (`git -C TREE format-patch

@@ -34,7 +34,7 @@ static bool all_of(const char *s, size_t len, const char *set)
 	return true;
 }
 
-int kernel_version_parse(const char *name, const char *makefile, size_t len, char *out,
+int version_parse(const char *name, const char *makefile, size_t len, char *out,
 			 size_t size)
 {
 	static const char *const keys[] = { "VERSION", "PATCHLEVEL", "SUBLEVEL", "EXTRAVERSION" };
@@ -63,7 +63,7 @@ int kernel_version_parse(const char *name, const char *makefile, size_t len, cha
 	return 0;
 }
 
-int kernel_version_check(const char *what, const char *version)
+int version_check(const char *what, const char *version)
 {
 	int major = 0, minor = 0;
 

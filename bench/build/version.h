@@ -17,13 +17,13 @@
  * out.  0, or ERR_INPUT naming `name` when the VERSION, PATCHLEVEL or
  * SUBLEVEL line is missing.  Pure, for unit tests.
  */
-int kernel_version_parse(const char *name, const char *makefile, size_t len, char *out,
+int version_parse(const char *name, const char *makefile, size_t len, char *out,
 			 size_t size);
 
 /*
  * Whether the bench can build a tree of this version: 0, or ERR_INPUT
  * saying it is older than 5.10.  `what` names the tree in the message.
  */
-int kernel_version_check(const char *what, const char *version);
+int version_check(const char *what, const char *version);
 
 #endif

@@ -299,7 +299,7 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 			goto out;
 		for (size_t i = 0; i < o->patch_files.n; i++) {
 			git_oid parent = commit;
-			if ((err = kernel_tree_apply(s->tree, &parent, cmd_patch_path(o, i),
+			if ((err = apply_patch_file(s->tree, &parent, cmd_patch_path(o, i),
 						     o->patch_files.v[i], &commit)) < 0)
 				goto out;
 		}

@@ -169,7 +169,7 @@ static void testsuite(struct xmlw *x, const struct report_input *in, size_t firs
 	strbuf_release(&name);
 }
 
-int report_format_junit(struct strbuf *sb, const struct report_input *in)
+int junit_format(struct strbuf *sb, const struct report_input *in)
 {
 	const struct matrix *m = in->m;
 	struct junit_counts all = { 0 };

@@ -106,8 +106,8 @@ int report_write(const struct report_input *in)
 		const char *name;
 		int (*format)(struct strbuf *, const struct report_input *);
 	} files[] = {
-		{ "report.html", report_format_html },
-		{ "junit.xml", report_format_junit },
+		{ "report.html", report_html_format },
+		{ "junit.xml", junit_format },
 		{ "kcidb.json", kcidb_format },
 	};
 	struct strbuf sb = STRBUF_INIT;

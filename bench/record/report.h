@@ -104,8 +104,8 @@ void report_add_safe(struct strbuf *sb, const char *s, size_t len);
 const char *report_safe(struct strbuf *sb, const char *s);
 
 /* Each adds its document to sb: 0, or the error of writing it (libxml2's), sb unchanged. */
-int report_format_html(struct strbuf *sb, const struct report_input *in);
-int report_format_junit(struct strbuf *sb, const struct report_input *in);
+int report_html_format(struct strbuf *sb, const struct report_input *in);
+int junit_format(struct strbuf *sb, const struct report_input *in);
 
 /* What kcidb.c shares: a status's name ("none" past the verdicts), a console's tail. */
 const char *report_status_name(enum verdict v);

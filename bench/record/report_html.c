@@ -100,7 +100,7 @@ static const char html_style[] =
 	"dl{display:grid;grid-template-columns:max-content auto;gap:2px 1em}dt{font-weight:600}"
 	"dd{margin:0}\n";
 
-int report_format_html(struct strbuf *sb, const struct report_input *in)
+int report_html_format(struct strbuf *sb, const struct report_input *in)
 {
 	struct xmlw x;
 	char *doc = NULL;

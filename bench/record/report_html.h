@@ -1,6 +1,6 @@
 /*
  * report_html: what the parts of report.html share, and the page itself.
- * report_format_html() (report.h) writes the page's skeleton, its CSS and
+ * report_html_format() (report.h) writes the page's skeleton, its CSS and
  * its parts in order: the summary (report_matrix_write_summary()), the
  * panels above the matrix (report_changes_write_attention()), the matrix
  * (report_matrix_write()), the kernels' config warnings, the other changes

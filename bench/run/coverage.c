@@ -30,7 +30,7 @@ char *coverage_append(const char *append)
 
 /*
  * fpu.config and gcov.config as one fragment in the cache, named by its
- * content: kernel_build() takes one file, and its build id hashes the text.
+ * content: kbuild_make() takes one file, and its build id hashes the text.
  */
 static int merged_fragment(const struct session *s, const char *fragment, const char *gcov,
 			   char **out)
@@ -100,7 +100,7 @@ int coverage_add_kernel(struct session *s, const char *patches, const char *frag
 		err = error_set(ERR_NOTFOUND, "coverage patch '%s' is missing", patch);
 	else if (!file_exists(gcov))
 		err = error_set(ERR_NOTFOUND, "config fragment '%s' is missing", gcov);
-	if (err || (err = kernel_tree_apply(s->tree, commit, patch, NULL, &with_gcov)) < 0 ||
+	if (err || (err = apply_patch_file(s->tree, commit, patch, NULL, &with_gcov)) < 0 ||
 	    (err = merged_fragment(s, fragment, gcov, &merged)) < 0 ||
 	    (err = session_add_kernel(s, name, &with_gcov, merged)) < 0)
 		goto out;
@@ -493,7 +493,7 @@ int coverage_write(const struct session *s, const struct matrix *m, const char *
 		strlist_push(&all, xstrdup(fsave.v[i]));
 	/* genhtml shows the sources as the kernel was built: another variant may be checked out. */
 	if (git_oid_fromstr(&commit, s->builds[0]->commit) == 0 &&
-	    (err = kernel_tree_checkout(s->tree, &commit)) < 0)
+	    (err = apply_checkout(s->tree, &commit)) < 0)
 		goto out;
 	fsave_info = xasprintf("%s/fsave.info", c.dir);
 	all_info = xasprintf("%s/all.info", c.dir);

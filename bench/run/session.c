@@ -76,7 +76,7 @@ static char *commit_provenance(const struct kernel_tree *t, const char *hex)
 		return NULL;
 	}
 	struct json_object *prov = json_tokener_parse(sb.buf);
-	struct json_object *applied = kernel_tree_applied_json(t, &oid);
+	struct json_object *applied = apply_notes_json(t, &oid);
 	if (prov && applied) {
 		json_object_object_add(prov, "applied", applied);
 		strbuf_reset(&sb);
@@ -98,9 +98,9 @@ int session_add_kernel(struct session *s, const char *variant, const git_oid *co
 	int err;
 
 	if (!seed && s->cfg.seed_variant)
-		seed = own_seed = kernel_build_existing(s->tree, s->cfg.seed_variant);
-	err = kernel_build(s->tree, variant, commit, fragment, s->cfg.jobs, seed, &b);
-	kernel_build_free(own_seed);
+		seed = own_seed = kbuild_existing(s->tree, s->cfg.seed_variant);
+	err = kbuild_make(s->tree, variant, commit, fragment, s->cfg.jobs, seed, &b);
+	kbuild_free(own_seed);
 	if (err < 0)
 		return err;
 	s->builds = xrealloc(s->builds, (s->nkernels + 1) * sizeof(*s->builds));
@@ -129,7 +129,7 @@ int session_add_kernel(struct session *s, const char *variant, const git_oid *co
 void session_clear_kernels(struct session *s)
 {
 	for (size_t i = 0; i < s->nkernels; i++) {
-		kernel_build_free(s->builds[i]);
+		kbuild_free(s->builds[i]);
 		free(s->initrds[i]);
 		free(s->provenance[i]);
 	}

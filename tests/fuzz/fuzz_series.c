@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kconfig_min_family(rest);
 	kconfig_lowest_family(rest, strlen(rest));
 	free(kconfig_fragment(text, kconfig_family_set(rest)));
-	kernel_version_parse("Makefile", rest, strlen(rest), version, sizeof(version));
+	version_parse("Makefile", rest, strlen(rest), version, sizeof(version));
 	free(text);
 	free(rest);
 	return 0;

@@ -39,10 +39,10 @@ static char *apply_quietly(struct fixture *fx, const git_oid *parent, const char
 	struct capture cap;
 
 	capture_start(&cap, fx);
-	int err = kernel_tree_apply(fx->tree, parent, path, NULL, out);
+	int err = apply_patch_file(fx->tree, parent, path, NULL, out);
 	char *said = capture_end(&cap);
 	if (err != want)
-		fprintf(stderr, "kernel_tree_apply: %d %s\n", err, err ? error_last() : "");
+		fprintf(stderr, "apply_patch_file: %d %s\n", err, err ? error_last() : "");
 	assert_int_equal(err, want);
 	return said;
 }
@@ -50,7 +50,7 @@ static char *apply_quietly(struct fixture *fx, const git_oid *parent, const char
 /* The placement of hunk i of the patches below commit: "exact", "offset -2", "three-way". */
 static char *placed(struct fixture *fx, const git_oid *commit, size_t patch)
 {
-	struct json_object *list = kernel_tree_applied_json(fx->tree, commit), *p, *hunks, *h, *v;
+	struct json_object *list = apply_notes_json(fx->tree, commit), *p, *hunks, *h, *v;
 	char *out;
 
 	assert_non_null(list);

@@ -40,17 +40,17 @@ static void test_build_is_used_only_with_its_stamp(void **state)
 	assert_true(b->rebuilt);
 	assert_int_equal(mode_of(b->dir), KERNEL_CACHE_DIR_MODE);
 	assert_int_equal(mode_of(stamp), KERNEL_CACHE_FILE_MODE);
-	kernel_build_free(b);
+	kbuild_free(b);
 	assert_int_equal(build(fx, "reuse", frag, &b), 0);
 	assert_false(b->rebuilt);
-	kernel_build_free(b);
+	kbuild_free(b);
 	assert_int_equal(builds_of(fx, "reuse"), 1);
 
 	/* A stamp of another build, as an older config's or bench's, is not this build. */
 	assert_int_equal(file_write_atomic(stamp, "0123456789abcdef", 16), 0);
 	assert_int_equal(build(fx, "reuse", frag, &b), 0);
 	assert_true(b->rebuilt);
-	kernel_build_free(b);
+	kbuild_free(b);
 	assert_int_equal(builds_of(fx, "reuse"), 2);
 	free(stamp);
 	free(frag);
@@ -63,7 +63,7 @@ static void test_failed_build_leaves_no_stamp(void **state)
 	struct kernel_build *b = NULL;
 
 	assert_int_equal(build(fx, "fail", frag, &b), 0);
-	kernel_build_free(b);
+	kbuild_free(b);
 	setenv("FAKE_FAIL", "build", 1);
 	/* The same build id again would be reused; another one builds. */
 	char *other = fragment_path(fx, "b.config", "CONFIG_X87=y\nCONFIG_MATH_EMULATION=y\n");
@@ -72,12 +72,12 @@ static void test_failed_build_leaves_no_stamp(void **state)
 	assert_int_equal(err, ERR_BUILD);
 	assert_non_null(strstr(error_last(), "kernel build of variant 'fail' failed; see '"));
 	assert_false(file_exists(stamp));
-	assert_null(kernel_build_existing(fx->tree, "fail"));
+	assert_null(kbuild_existing(fx->tree, "fail"));
 
 	/* Nor is the earlier build it replaced used any more. */
 	assert_int_equal(build(fx, "fail", frag, &b), 0);
 	assert_true(b->rebuilt);
-	kernel_build_free(b);
+	kbuild_free(b);
 	free(other);
 	free(stamp);
 	free(frag);
@@ -92,9 +92,9 @@ static int build_full(void *arg)
 {
 	const struct build_args *a = arg;
 	struct kernel_build *b = NULL;
-	int err = kernel_build(a->fx->tree, "full", &a->fx->tree->base, a->fragment, 1, NULL, &b);
+	int err = kbuild_make(a->fx->tree, "full", &a->fx->tree->base, a->fragment, 1, NULL, &b);
 
-	kernel_build_free(b);
+	kbuild_free(b);
 	return err;
 }
 
@@ -118,7 +118,7 @@ static void test_build_on_full_disk_leaves_no_stamp(void **state)
 	assert_int_equal(build(fx, "full", frag, &b), 0);
 	assert_true(b->rebuilt);
 	assert_true(file_exists(stamp));
-	kernel_build_free(b);
+	kbuild_free(b);
 	free(bzimage);
 	free(stamp);
 	free(frag);
@@ -132,7 +132,7 @@ static void test_failed_configure_is_done_again(void **state)
 	struct kernel_build *b = NULL;
 
 	assert_int_equal(build(fx, "cfg", a, &b), 0);
-	kernel_build_free(b);
+	kbuild_free(b);
 	/* Killed or out of disk half way, after tinyconfig replaced a's .config. */
 	setenv("FAKE_FAIL", "config", 1);
 	int err = build(fx, "cfg", other, &b);
@@ -143,7 +143,7 @@ static void test_failed_configure_is_done_again(void **state)
 	/* a's config stamp must not vouch for that .config now. */
 	assert_int_equal(build(fx, "cfg", a, &b), 0);
 	assert_true(b->rebuilt);
-	kernel_build_free(b);
+	kbuild_free(b);
 	free(other);
 	free(a);
 }
@@ -193,13 +193,13 @@ static void test_option_not_needed_is_a_warning(void **state)
 	assert_string_equal(b->warnings.v[0], want);
 	assert_int_equal(file_read(b->log, &log), 0);
 	assert_non_null(strstr(log.buf, want));
-	kernel_build_free(b);
+	kbuild_free(b);
 
 	/* A reused build still carries it, for the report. */
 	assert_int_equal(build(fx, "warn", frag, &b), 0);
 	assert_false(b->rebuilt);
 	assert_int_equal(b->warnings.n, 1);
-	kernel_build_free(b);
+	kbuild_free(b);
 	strbuf_release(&log);
 	free(want);
 	free(frag);
@@ -220,7 +220,7 @@ static void test_build_gets_the_lowest_family(void **state)
 	assert_int_equal(file_read(merged, &text), 0);
 	assert_non_null(strstr(text.buf, "CONFIG_X86_32=y\n"));
 	assert_non_null(strstr(text.buf, "\nCONFIG_M486=y\n"));
-	kernel_build_free(b);
+	kbuild_free(b);
 	strbuf_release(&text);
 	free(merged);
 	free(frag);

@@ -143,7 +143,7 @@ static void check_reads(struct fixture *fx, const git_oid *commit, const char *w
 	assert_int_equal(err, 0);
 	assert_int_equal(file_read(said, &err_text), 0);
 	assert_int_equal(strstr(err_text.buf, "no longer holds") != NULL, remade);
-	if (kernel_tree_checkout(t, commit) < 0)
+	if (apply_checkout(t, commit) < 0)
 		fail_msg("%s", error_last());
 	f = xasprintf("%s/f", t->path);
 	assert_int_equal(file_read(f, &text), 0);

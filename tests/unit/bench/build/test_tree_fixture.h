@@ -1,5 +1,5 @@
 /*
- * The miniature kernel tarball that test_kernel.c (the tree cache and its
+ * The miniature kernel tarball that test_cache.c (the tree cache and its
  * patches) and test_kbuild.c (builds and their config) share: a tree with
  * a stand-in Makefile (tests/fixtures/fake-kernel), so builds take no
  * time, extracted into a fresh cache per group.
@@ -148,7 +148,7 @@ static inline int build(const struct fixture *fx, const char *variant, const cha
 	struct capture cap;
 
 	capture_start(&cap, fx);
-	int err = kernel_build(fx->tree, variant, &fx->tree->base, fragment, 1, NULL, out);
+	int err = kbuild_make(fx->tree, variant, &fx->tree->base, fragment, 1, NULL, out);
 	free(capture_end(&cap));
 	return err;
 }

@@ -240,7 +240,7 @@ static void test_html_shows_every_cell_escaped(void **state)
 	struct fixture *f = *state;
 	struct strbuf sb = STRBUF_INIT;
 
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_int_equal(count(sb.buf, "<td class=\"cell "), 8);
 	assert_int_equal(count(sb.buf, "data-status=\""), 8);
 	assert_int_equal(count(sb.buf, "<tr><th class=\"row\"><div class=\"variant\">"), 4);
@@ -299,19 +299,19 @@ static void test_html_without_history(void **state)
 
 	f->in.diff = NULL;
 	f->in.strips = NULL;
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "No previous run to compare with."));
 	assert_null(strstr(sb.buf, "class=\"strip\""));
 	strbuf_reset(&sb);
 	f->in.diff = &first;
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "No previous run to compare with."));
 	assert_null(strstr(sb.buf, "id=\"new-failures\""));
 	/* One host: said once, not in every cell. */
 	for (size_t i = 0; i < 8; i++)
 		f->cells[i].host = "qemu:///system";
 	strbuf_reset(&sb);
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "Every cell ran on <code>qemu:///system</code>."));
 	assert_null(strstr(sb.buf, "<div class=\"host\">"));
 	strbuf_release(&sb);
@@ -334,7 +334,7 @@ static void test_html_bisection_and_met_cells(void **state)
 
 	f->in.bisections = b;
 	f->in.nbisections = 2;
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<h2>Bisections of the new failures</h2>"));
 	assert_non_null(strstr(sb.buf, "<b>hist pentium2,-fxsr fpu_&lt;seed&gt;</b> between "
 				       "<code>111111111111</code> (good) and <code>222222222222</code> "
@@ -347,7 +347,7 @@ static void test_html_bisection_and_met_cells(void **state)
 	assert_non_null(strstr(sb.buf, "<td class=\"cell status-crash met\""));
 	f->in.nbisections = 0;
 	strbuf_reset(&sb);
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_null(strstr(sb.buf, "Bisections"));
 	strbuf_release(&sb);
 }
@@ -359,7 +359,7 @@ static void test_html_puts_what_went_wrong_above_the_matrix(void **state)
 	struct fixture *f = *state;
 	struct strbuf sb = STRBUF_INIT;
 
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	const char *attention = strstr(sb.buf, "<section id=\"attention\">");
 	const char *matrix = strstr(sb.buf, "id=\"matrix\"");
 	const char *unmet = strstr(sb.buf, "id=\"unmet\"><h3>Cells that missed their expectation (4)");
@@ -394,7 +394,7 @@ static void test_html_puts_what_went_wrong_above_the_matrix(void **state)
 	for (size_t i = 0; i < 8; i++)
 		f->cells[i].met = true;
 	f->in.diff = NULL;
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<h3>Cells that missed their expectation (0)</h3>\n<p>none</p>"));
 	assert_null(strstr(sb.buf, "id=\"new-failures\""));
 	strbuf_release(&sb);
@@ -408,7 +408,7 @@ static void test_html_red_is_for_missed_expectations(void **state)
 	/* Every red the page used: the frame of an unmet cell, a crash, a met failure's edge. */
 	static const char *const reds[] = { "#b00020", "#d32f2f", "#f29191" };
 
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	const char *style = strstr(sb.buf, "<style>"), *end = strstr(sb.buf, "</style>");
 
 	assert_non_null(style);
@@ -438,7 +438,7 @@ static void test_html_is_xml_with_relative_links(void **state)
 	xmlNodePtr root;
 
 	f->cells[2].console = "console/qemu32:fpu seed.log";
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<!DOCTYPE html>\n<html xmlns=\"http://www.w3.org/1999/xhtml\" "
 				       "lang=\"en\" xml:lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"));
 	assert_ptr_equal(strstr(sb.buf, "<!DOCTYPE html>"), sb.buf);
@@ -456,7 +456,7 @@ static void test_html_is_xml_with_relative_links(void **state)
 	/* One in another results directory is named only. */
 	f->diff.previous_dir = "/srv/other-results/20261202-095729-41";
 	strbuf_reset(&sb);
-	assert_int_equal(report_format_html(&sb, &f->in), 0);
+	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_non_null(strstr(sb.buf, "<p id=\"previous\">Previous run: <code>20261202-095729-41</code>.</p>"));
 	assert_null(strstr(sb.buf, "report.html\""));
 	strbuf_release(&sb);

@@ -1,5 +1,6 @@
 /*
- * The kernel tree on the miniature tarball (test_tree_fixture.h):
+ * The cache's kernel trees (kernel_tree_open(), tarball_extract(),
+ * cache_lock(), version_parse()) on the miniature tarball (test_tree_fixture.h):
  * extraction into a cache entry keyed by the tree's version, the old
  * layout's migration, the pristine commit, patches as commits, the
  * applied-patch cache, the cache lock, damaged trees and full disks, and
@@ -72,7 +73,7 @@ static void test_mail_patch_becomes_commit_with_its_author(void **state)
 	git_oid oid, again;
 	git_commit *commit;
 
-	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+	assert_int_equal(apply_patch_file(fx->tree, &fx->tree->base,
 					   "tests/fixtures/patches/fsave-regression.mbox", NULL, &oid), 0);
 	assert_int_equal(git_commit_lookup(&commit, fx->tree->repo, &oid), 0);
 	assert_string_equal(git_commit_author(commit)->name, "fpubench maintainers");
@@ -87,7 +88,7 @@ static void test_mail_patch_becomes_commit_with_its_author(void **state)
 	free(text);
 
 	/* The same patch on the same parent is remembered, not applied twice. */
-	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+	assert_int_equal(apply_patch_file(fx->tree, &fx->tree->base,
 					   "tests/fixtures/patches/fsave-regression.mbox", NULL, &again), 0);
 	assert_true(git_oid_equal(&oid, &again));
 }
@@ -97,9 +98,9 @@ static void test_plain_and_git_diffs_give_the_same_tree(void **state)
 	struct fixture *fx = *state;
 	git_oid a, b;
 
-	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+	assert_int_equal(apply_patch_file(fx->tree, &fx->tree->base,
 					   "tests/fixtures/patches/fsave-regression.diff", NULL, &a), 0);
-	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+	assert_int_equal(apply_patch_file(fx->tree, &fx->tree->base,
 					   "tests/fixtures/patches/fsave-regression.plain.diff", NULL, &b), 0);
 	char *ta = blob_at(fx->tree->repo, &a, CORE_C), *tb = blob_at(fx->tree->repo, &b, CORE_C);
 	assert_string_equal(ta, tb);
@@ -112,7 +113,7 @@ static void test_patch_that_does_not_apply_names_file(void **state)
 	struct fixture *fx = *state;
 	git_oid oid;
 
-	assert_int_equal(kernel_tree_apply(fx->tree, &fx->tree->base,
+	assert_int_equal(apply_patch_file(fx->tree, &fx->tree->base,
 					   "tests/fixtures/patches/does-not-apply.patch", NULL, &oid), ERR_APPLY);
 	assert_non_null(strstr(error_last(),
 			       "cannot apply patch 'tests/fixtures/patches/does-not-apply.patch' to '" CORE_C "'"));
@@ -423,21 +424,21 @@ static void test_version_parse(void **state)
 
 	(void)state;
 	const char *mk = "# SPDX\nVERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 118\nEXTRAVERSION =\nNAME = x\n";
-	assert_int_equal(kernel_version_parse("m", mk, strlen(mk), v, sizeof(v)), 0);
+	assert_int_equal(version_parse("m", mk, strlen(mk), v, sizeof(v)), 0);
 	assert_string_equal(v, "6.12.118");
 	const char *rc = "VERSION = 7\r\nPATCHLEVEL = 1\r\nSUBLEVEL = 0\r\nEXTRAVERSION = -rc3\r\n";
-	assert_int_equal(kernel_version_parse("m", rc, strlen(rc), v, sizeof(v)), 0);
+	assert_int_equal(version_parse("m", rc, strlen(rc), v, sizeof(v)), 0);
 	assert_string_equal(v, "7.1.0-rc3");
 	const char *none = "all:\n\ttrue\n";
-	assert_int_equal(kernel_version_parse("/tmp/x", none, strlen(none), v, sizeof(v)), ERR_INPUT);
+	assert_int_equal(version_parse("/tmp/x", none, strlen(none), v, sizeof(v)), ERR_INPUT);
 	assert_string_equal(error_last(), "'/tmp/x' is not a kernel tree: its Makefile gives no VERSION, PATCHLEVEL and SUBLEVEL");
 	const char *odd = "VERSION = 6\nPATCHLEVEL = 1$(x)\nSUBLEVEL = 1\n";
-	assert_int_equal(kernel_version_parse("m", odd, strlen(odd), v, sizeof(v)), ERR_INPUT);
-	assert_int_equal(kernel_version_check("t", "5.10.0"), 0);
-	assert_int_equal(kernel_version_check("t", "6.1.192"), 0);
-	assert_int_equal(kernel_version_check("t", "5.4.250"), ERR_INPUT);
+	assert_int_equal(version_parse("m", odd, strlen(odd), v, sizeof(v)), ERR_INPUT);
+	assert_int_equal(version_check("t", "5.10.0"), 0);
+	assert_int_equal(version_check("t", "6.1.192"), 0);
+	assert_int_equal(version_check("t", "5.4.250"), ERR_INPUT);
 	assert_string_equal(error_last(), "kernel tree 't' is Linux 5.4.250, older than 5.10, the oldest fpubench builds");
-	assert_int_equal(kernel_version_check("t", "4.19.0"), ERR_INPUT);
+	assert_int_equal(version_check("t", "4.19.0"), ERR_INPUT);
 }
 
 /* A copy of the fixture's source tree under another name, with `edit` run in it by sh. */
@@ -566,7 +567,7 @@ static void test_old_layout_is_migrated(void **state)
 	git_oid base;
 
 	assert_int_equal(build(fx, "old", frag, &b), 0);
-	kernel_build_free(b);
+	kbuild_free(b);
 	git_oid_cpy(&base, &fx->tree->base);
 	kernel_tree_free(fx->tree);
 	fx->tree = NULL;
