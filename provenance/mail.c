@@ -1,6 +1,7 @@
 #include "mail.h"
 
 #include "encoding.h"
+#include "lib/address.h"
 #include "lib/base64.h"
 #include "lib/ctype.h"
 #include "lib/str.h"
@@ -161,33 +162,16 @@ static char *header_param(const char *value, const char *param)
 	return NULL;
 }
 
-/* "Name <a@b>", "\"Last, First\" <a@b>", "a@b (Name)" or "a@b": its name and address. */
+/* An address (address_split()) with its name's RFC 2047 words decoded. */
 static void parse_address(const char *value, char **name_out, char **email_out)
 {
-	const char *lt = strchr(value, '<');
-	const char *gt = lt ? strchr(lt, '>') : NULL;
-	struct strbuf name = STRBUF_INIT;
+	char *name, *decoded;
 
-	if (lt && gt) {
-		*email_out = xstrndup_trimmed(lt + 1, gt);
-		for (const char *p = value; p < lt; p++) {
-			if (*p == '"')
-				continue;
-			if (*p == '\\' && p + 1 < lt)
-				p++;
-			strbuf_addch(&name, *p);
-		}
-	} else {
-		const char *open = strchr(value, '(');
-		const char *close = open ? strchr(open, ')') : NULL;
-		*email_out = xstrndup_trimmed(value, open && close ? open : value + strlen(value));
-		if (open && close)
-			strbuf_add(&name, open + 1, (size_t)(close - open - 1));
-	}
-	char *decoded = encoding_decode_words(name.buf);
+	address_split(value, &name, email_out);
+	decoded = encoding_decode_words(name);
 	*name_out = xstrndup_trimmed(decoded, decoded + strlen(decoded));
 	free(decoded);
-	strbuf_release(&name);
+	free(name);
 }
 
 static void parse_from(struct mail *m, const char *value)

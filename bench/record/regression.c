@@ -1,6 +1,7 @@
 #include "regression.h"
 
 #include "lib/array.h"
+#include "lib/address.h"
 #include "lib/base64.h"
 #include "lib/error.h"
 #include "report.h"
@@ -30,29 +31,11 @@ static bool is_ascii_text(const char *s)
 	return true;
 }
 
-static char *trim(const char *p, const char *end)
-{
-	while (p < end && (*p == ' ' || *p == '\t' || *p == '"'))
-		p++;
-	while (end > p && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '"'))
-		end--;
-	return xstrndup(p, (size_t)(end - p));
-}
-
-/* "Name <email> # comment" or "email"; false when there is no address. */
+/* "Name <email> # comment" or "email" (address_split()); false when there is no address. */
 static bool address_parse(struct address *a, const char *s)
 {
-	const char *lt = strchr(s, '<'), *gt = lt ? strchr(lt, '>') : NULL;
-
-	if (lt && gt) {
-		a->name = trim(s, lt);
-		a->email = trim(lt + 1, gt);
-	} else {
-		const char *end = s + strcspn(s, " \t#");
-		a->name = xstrdup("");
-		a->email = trim(s, end);
-	}
-	if (!strchr(a->email, '@') || strpbrk(a->email, " \t\n,<>\"")) {
+	address_split(s, &a->name, &a->email);
+	if (!address_is_plain(a->email)) {
 		free(a->name);
 		free(a->email);
 		return false;
