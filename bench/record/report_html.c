@@ -68,6 +68,7 @@ static const char html_style[] =
 	"table.matrix{border-collapse:collapse}\n"
 	".matrix th,.matrix td{border:1px solid #999;padding:2px 4px;vertical-align:top}\n"
 	".matrix thead th{background:#eee;font-weight:600;font-size:.8em;max-width:7em}\n"
+	".matrix thead th span.guards{font-weight:400;font-family:monospace;color:#555}\n"
 	".matrix th.row{text-align:left;background:#f5f5f5;white-space:nowrap;font-size:.85em}\n"
 	".variant{font-weight:700}.cpu{font-weight:400}.mode{color:#555;font-weight:400}\n"
 	"td.cell{width:7.5em;font-size:.75em;overflow-wrap:anywhere}\n"

@@ -298,6 +298,20 @@ static void html_row_header(struct xmlw *x, const struct layout *l, size_t r)
 	xmlw_close(x);
 }
 
+/* A test's column header: its name, the upstream commits it guards, and its contract as a tooltip. */
+static void test_header(struct xmlw *x, const struct report_guard *g, const char *test)
+{
+	xmlw_open(x, "th", "class", "test", NULL);
+	if (g)
+		report_html_attribute(x, "title", g->contract);
+	text_breakable(x, test);
+	if (g && *g->commits) {
+		xmlw_element(x, "br", NULL, NULL);
+		report_html_element(x, "span", "guards", g->commits);
+	}
+	xmlw_close(x);
+}
+
 void report_matrix_write(struct xmlw *x, const struct report_input *in)
 {
 	struct hosts hosts;
@@ -314,11 +328,8 @@ void report_matrix_write(struct xmlw *x, const struct report_input *in)
 	xmlw_element(x, "br", NULL, NULL);
 	xmlw_text(x, "CPU setup");
 	xmlw_close(x);
-	for (size_t t = 0; t < l.ntests; t++) {
-		xmlw_open(x, "th", "class", "test", NULL);
-		text_breakable(x, l.tests[t]);
-		xmlw_close(x);
-	}
+	for (size_t t = 0; t < l.ntests; t++)
+		test_header(x, report_guard_find(in, l.tests[t]), l.tests[t]);
 	xmlw_close(x);
 	xmlw_close(x);
 	xmlw_text(x, "\n");

@@ -242,6 +242,9 @@ static void test_html_shows_every_cell_escaped(void **state)
 
 	assert_int_equal(report_html_format(&sb, &f->in), 0);
 	assert_int_equal(count(sb.buf, "<td class=\"cell "), 8);
+	/* A test's column names the upstream commit it guards, and its contract as a tooltip. */
+	assert_non_null(strstr(sb.buf, "<th class=\"test\" title=\"the legacy save path saves with fnsave\">"));
+	assert_non_null(strstr(sb.buf, "<span class=\"guards\">f994d99cf140</span>"));
 	assert_int_equal(count(sb.buf, "data-status=\""), 8);
 	assert_int_equal(count(sb.buf, "<tr><th class=\"row\"><div class=\"variant\">"), 4);
 	assert_non_null(strstr(sb.buf, "<td class=\"cell status-crash met\" id=\"cell-0\" "
