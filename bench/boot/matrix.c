@@ -46,8 +46,9 @@ struct runner {
 	size_t ndone;
 	bool stop;
 	bool *host_lost;	/* by host: its connection died, it takes no more groups */
-	size_t ncells;		/* for the progress line */
-	size_t nunmet;
+	size_t nguests;		/* for the progress line: guests booted, */
+	size_t ncells;		/* cells judged, */
+	size_t nunmet;		/* and those not as expected */
 	struct progress progress;
 	pthread_mutex_t lock;
 	pthread_cond_t changed;
@@ -256,9 +257,10 @@ static void boot_report(struct runner *r, const struct matrix_cell *cells, size_
 	r->ncells += n;
 	for (size_t i = 0; i < n; i++)
 		r->nunmet += !cells[i].met;
+	/* A pair takes one boot, and one more after each crash: the guests to boot are not known. */
 	progress_update(&r->progress, (double)groups_done / (double)(r->ngroups ? r->ngroups : 1),
-			"%zu of %zu boots done, %zu cells, %zu not as expected", groups_done,
-			r->ngroups, r->ncells, r->nunmet);
+			"%zu guests booted, %zu of %zu kernel-setup pairs done, %zu cells, %zu unexpected",
+			r->nguests, groups_done, r->ngroups, r->ncells, r->nunmet);
 }
 
 /* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
@@ -310,6 +312,7 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 			group_boot(r, g, host, boot, start, &resume);
 		}
 		pthread_mutex_lock(&r->lock);
+		r->nguests += boot <= MATRIX_MAX_BOOTS;
 		if (g->fatal)
 			r->stop = true;
 		if (group_retry_elsewhere(r, g)) {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #define NHOSTS 2
@@ -186,6 +187,32 @@ static void test_kernel_above_the_cpu_is_skipped(void **state)
 	matrix_free(m);
 }
 
+/* The progress line counts the guests booted, and the (kernel, setup) pairs done of all. */
+static void test_progress_counts_guests_and_pairs(void **state)
+{
+	struct fixture *f = *state;
+	char line[256] = "", last[256] = "";
+	FILE *err = tmpfile();
+	int saved = dup(2);
+
+	assert_non_null(err);
+	f->kernels[1].min_family = 5;
+	fflush(stderr);
+	dup2(fileno(err), 2);
+	struct matrix *m = run(f, 1);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(err);
+	while (fgets(line, sizeof(line), err))
+		if (strncmp(line, "booting: ", 9) == 0)
+			memcpy(last, line, sizeof(last));
+	fclose(err);
+	/* Five guests booted: two kernels on three setups, less the pair not booted. */
+	assert_non_null(strstr(last, "booting: 5 guests booted, 6 of 6 kernel-setup pairs done, "));
+	matrix_free(m);
+}
+
 static void test_boots_spread_over_hosts(void **state)
 {
 	struct fixture *f = *state;
@@ -281,6 +308,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_kernel_above_the_cpu_is_skipped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_progress_counts_guests_and_pairs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_boots_spread_over_hosts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failed_boot_is_retried_on_another_host, setup,
 						teardown),
