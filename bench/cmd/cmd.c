@@ -3,16 +3,14 @@
 
 #include "build/patchfile.h"
 #include "build/payload.h"
-#include "build/series.h"
-#include "build/variants.h"
 #include "lib/date.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
-#include "lib/gitutil.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
 #include "record/results.h"
 #include "run/coverage.h"
+#include "run/kernels.h"
 #include "record/summary.h"
 #include "run/record.h"
 
@@ -240,101 +238,35 @@ int cmd_check_inputs(const struct options *o, const char *fragment)
 	return err;
 }
 
-/* A git tree of fpubench.conf: its branch as it is, one kernel named after the tree. */
-static int build_git_tree(struct session *s, const struct conf_tree *tree, const char *fragment)
-{
-	git_oid commit;
-	int err;
-
-	if ((err = kernel_tree_resolve(tree->repo, tree->branch ? tree->branch : "HEAD",
-				       &commit)) < 0 ||
-	    (err = kernel_tree_open_repo(&s->tree, s->cfg.cache, tree->repo)) < 0)
-		return err;
-	return session_add_kernel(s, tree->name, &commit, fragment);
-}
-
-/*
- * The kernels `run` and `test` boot: variants of the series on the Debian
- * tree, a git tree's branch (run with fpubench.conf), or a tree as it is.
- */
+/* The kernels `run` and `test` boot (kernels.h), once the inputs are checked. */
 static int build_kernels(struct session *s, const struct options *o, const struct conf_tree *tree)
 {
-	char *fragment = cmd_fragment_path(o);
-	struct series *series = NULL;
+	const char **paths = xcalloc(o->patch_files.n + 1, sizeof(*paths));
+	bool git = tree && tree->source == CONF_TREE_GIT;
+	struct kernels_request rq = {
+		.git_name = git ? tree->name : NULL,
+		.git_repo = git ? tree->repo : NULL,
+		.git_branch = git ? tree->branch : NULL,
+		.dir = o->tree,
+		.tarball = tree && tree->tarball ? tree->tarball : o->tarball,
+		.patches = o->patches,
+		.fragment = cmd_fragment_path(o),
+		.test = o->command == CMD_TEST,
+		.patch_paths = paths,
+		.patch_names = o->patch_files.v,
+		.npatches = o->patch_files.n,
+		.coverage = o->coverage,
+		.variants = o->variants.v,
+		.nvariants = o->variants.n,
+	};
 	int err;
 
-	if ((err = cmd_check_inputs(o, fragment)) < 0)
-		goto out;
-	if (tree && tree->source == CONF_TREE_GIT) {
-		err = build_git_tree(s, tree, fragment);
-		goto out;
-	}
-	if (o->tree) {
-		/* One build directory per tree, so `git bisect run` builds incrementally. */
-		char *abs = path_absolute(o->tree), hex[9], *variant;
-
-		gitutil_path_key(abs, hex, sizeof(hex));
-		variant = xasprintf("tree-%s", hex);
-		free(abs);
-		if ((err = kernel_tree_open_dir(&s->tree, s->cfg.cache, o->tree)) == 0)
-			err = session_add_kernel(s, variant, NULL, fragment);
-		free(variant);
-		goto out;
-	}
-	if ((err = series_load(&series, o->patches)) < 0 ||
-	    (err = kernel_tree_open(&s->tree, s->cfg.cache,
-				    tree && tree->tarball ? tree->tarball : o->tarball)) < 0)
-		goto out;
-
-	if (o->command == CMD_TEST) {
-		const struct series_variant *v = series_find_variant(series, CMD_TEST_VARIANT);
-		git_oid commit;
-
-		if (!v) {
-			err = error_set(ERR_INPUT, "no variant '%s' in '%s/variants'", CMD_TEST_VARIANT,
-					o->patches);
-			goto out;
-		}
-		if ((err = variants_commit(s->tree, series, v, &commit)) < 0)
-			goto out;
-		for (size_t i = 0; i < o->patch_files.n; i++) {
-			git_oid parent = commit;
-			if ((err = apply_patch_file(s->tree, &parent, cmd_patch_path(o, i),
-						     o->patch_files.v[i], &commit)) < 0)
-				goto out;
-		}
-		if (o->coverage)
-			err = coverage_add_kernel(s, o->patches, fragment,
-						  o->patch_files.n ? "test" : CMD_TEST_VARIANT, &commit);
-		else
-			err = session_add_kernel(s, o->patch_files.n ? "test" : CMD_TEST_VARIANT,
-						 &commit, fragment);
-		goto out;
-	}
-
-	for (size_t j = 0; j < o->variants.n; j++) {
-		if (!series_find_variant(series, o->variants.v[j])) {
-			err = error_set(ERR_USAGE, "unknown variant '%s' (see '%s/variants')",
-					o->variants.v[j], o->patches);
-			goto out;
-		}
-	}
-	for (size_t i = 0; i < series->nvariants; i++) {
-		const struct series_variant *v = &series->variants[i];
-		bool wanted = o->variants.n == 0;
-		git_oid commit;
-
-		for (size_t j = 0; j < o->variants.n; j++)
-			wanted |= strcmp(o->variants.v[j], v->name) == 0;
-		if (!wanted)
-			continue;
-		if ((err = variants_commit(s->tree, series, v, &commit)) < 0 ||
-		    (err = session_add_kernel(s, v->name, &commit, fragment)) < 0)
-			goto out;
-	}
-out:
-	series_free(series);
-	free(fragment);
+	for (size_t i = 0; i < o->patch_files.n; i++)
+		paths[i] = cmd_patch_path(o, i);
+	if ((err = cmd_check_inputs(o, rq.fragment)) == 0)
+		err = kernels_add(s, &rq);
+	free((char *)rq.fragment);
+	free(paths);
 	return err;
 }
 
@@ -410,7 +342,7 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 		.results = o->results,
 		.guest_dir = o->guest_dir,
 		.kmod_src = o->kmod_src,
-		.seed_variant = CMD_TEST_VARIANT,
+		.seed_variant = KERNELS_TEST_VARIANT,
 		.kernel_provenance = o->command != CMD_BISECT,
 		.jobs = o->jobs,
 		.guests = o->guests,

@@ -21,7 +21,6 @@
 #include <signal.h>
 
 #define CMD_DEFAULT_TARBALL "/usr/src/linux-source-6.1.tar.xz"
-#define CMD_TEST_VARIANT "patched"	/* what `test` and a new build directory start from */
 
 /*
  * The whole command line: argv[1] is the command (or --help, --version,

@@ -3,6 +3,7 @@
 #include "build/series.h"
 #include "build/tree.h"
 #include "build/variants.h"
+#include "run/kernels.h"
 #include "lib/error.h"
 
 #include <stdio.h>
@@ -35,7 +36,7 @@ int cmd_tree(struct options *o)
 	}
 	printf("\nA patch against %s: git -C %s worktree add DIR " VARIANTS_REF_PREFIX "%s,\n"
 	       "commit in DIR, then git -C DIR format-patch " VARIANTS_REF_PREFIX "%s..\n",
-	       CMD_TEST_VARIANT, t->path, CMD_TEST_VARIANT, CMD_TEST_VARIANT);
+	       KERNELS_TEST_VARIANT, t->path, KERNELS_TEST_VARIANT, KERNELS_TEST_VARIANT);
 out:
 	kernel_tree_free(t);
 	series_free(s);
