@@ -161,6 +161,16 @@ out:
 	return err;
 }
 
+int kernel_tree_check_commit(git_repository *repo, const char *dir, const git_oid *commit)
+{
+	struct kernel_tree t = { .path = (char *)dir, .repo = repo, .lock_fd = -1 };
+	char *version = NULL;
+	int err = kernel_tree_version(&t, commit, &version);
+
+	free(version);
+	return err;
+}
+
 /* Checks that the cached tree holds the version its name says, at its pristine commit. */
 static int tree_check_base(struct kernel_tree *t, const char *tarball)
 {

@@ -108,4 +108,10 @@ int kernel_tree_read_file(const struct kernel_tree *t, const git_oid *commit, co
  */
 int kernel_tree_version(const struct kernel_tree *t, const git_oid *commit, char **out);
 
+/*
+ * The same check of a commit of any repository, before the cache makes
+ * anything of it: messages name `dir`, the repository as the user gave it.
+ */
+int kernel_tree_check_commit(git_repository *repo, const char *dir, const git_oid *commit);
+
 #endif

@@ -260,7 +260,10 @@ static int check_ends(const struct options *o, const git_oid *good, const git_oi
 	if (git_repository_open_ext(&repo, o->repo, 0, NULL) < 0)
 		return error_set(ERR_INPUT, "'%s' is not a git repository: %s", o->repo,
 				 gitutil_error());
-	err = bisect_check_ends(repo, good, o->good, bad, o->bad, o->fixed);
+	/* Both ends kernels the bench builds, said of the user's repository before the cache has a work tree of it. */
+	if ((err = bisect_check_ends(repo, good, o->good, bad, o->bad, o->fixed)) == 0 &&
+	    (err = kernel_tree_check_commit(repo, o->repo, bad)) == 0)
+		err = kernel_tree_check_commit(repo, o->repo, good);
 	git_repository_free(repo);
 	return err;
 }

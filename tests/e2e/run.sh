@@ -222,6 +222,15 @@ check "bisect with the ends swapped exits 128 before anything is built" \
 check "the error has git's words, says the ends look swapped and suggests --fixed" \
 	grep -q "^fpubench: some good revs are not ancestors of the bad rev: the ends look swapped, BAD 'refs/fpubench/base' is an ancestor of GOOD 'refs/fpubench/history'; .*add --fixed$" "$WORK/err"
 check "and made no run directory" test "$(ls "$RESULTS" | wc -l)" -eq "$runs_before"
+git init -q "$WORK/not-a-kernel" && echo hi >"$WORK/not-a-kernel/README" &&
+	git -C "$WORK/not-a-kernel" add README &&
+	git -C "$WORK/not-a-kernel" -c user.name=e2e -c user.email=e2e@example.org commit -qm one &&
+	git -C "$WORK/not-a-kernel" -c user.name=e2e -c user.email=e2e@example.org commit -qm two --allow-empty
+check "bisect of a repository that holds no kernel exits 128, naming it, before the cache has a work tree of it" \
+	sh -c "'$FPUBENCH' bisect --cache '$WORK/nk-cache' --repo '$WORK/not-a-kernel' --good HEAD~1 --bad HEAD \
+	--cpu '$FSAVE_CPU' --test fpu_seed --results '$RESULTS' 2>'$WORK/nk.err'; [ \$? = 128 ] &&
+	grep -q \"^fpubench: '$WORK/not-a-kernel at [0-9a-f]*' is not a kernel tree\" '$WORK/nk.err' &&
+	! test -e '$WORK/nk-cache/worktrees'"
 check "bisect whose GOOD fails exits 3" \
 	status_is 3 "$FPUBENCH" bisect --repo "$TREE" --good "$CULPRIT" \
 	--bad refs/fpubench/history --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS"
