@@ -31,7 +31,7 @@ INSTALL     ?= install
 
 # The version each run records in the history, and a regression mail names.
 VERSION    := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
-$(OBJ)/bench/run/record.o $(OBJ)/bench/cmd/dispatch.o $(OBJ)/bench/cmd/cmd_bisect.o: CFLAGS += -DFPUBENCH_VERSION=\"$(VERSION)\"
+$(OBJ)/bench/run/runlog.o $(OBJ)/bench/cmd/dispatch.o $(OBJ)/bench/cmd/cmd_bisect.o: CFLAGS += -DFPUBENCH_VERSION=\"$(VERSION)\"
 
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm

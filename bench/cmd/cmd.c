@@ -12,7 +12,7 @@
 #include "run/coverage.h"
 #include "run/kernels.h"
 #include "record/summary.h"
-#include "run/record.h"
+#include "run/runlog.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -362,7 +362,7 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 int cmd_matrix(struct session *s, const struct options *o, const struct conf_tree *tree)
 {
 	struct matrix *m = NULL;
-	struct record *rec = NULL;
+	struct runlog *rec = NULL;
 	struct results_run run;
 	char started[32], finished[32], hash[13];
 	char *fragment = cmd_fragment_path(o);
@@ -378,9 +378,9 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	if (tree) {
 		if ((err = fragment_hash(fragment, hash)) < 0 ||
 		    (err = history_dir_create(o->history)) < 0 ||
-		    (err = record_begin(&rec, s, o->history, o->command_name, tree->name, hash)) < 0)
+		    (err = runlog_begin(&rec, s, o->history, o->command_name, tree->name, hash)) < 0)
 			goto out;
-		s->cfg.on_boot = record_boot;
+		s->cfg.on_boot = runlog_boot;
 		s->cfg.on_boot_arg = rec;
 	}
 	if ((err = session_boot(s, 1, &m)) < 0)
@@ -390,7 +390,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 		goto out;
 	if (o->verbose)
 		results_print_matrix(stdout, m);
-	if (rec && (err = record_finish(rec, &run, m, &sum.new_failures)) < 0)
+	if (rec && (err = runlog_finish(rec, &run, m, &sum.new_failures)) < 0)
 		goto out;
 	sum.m = m;
 	sum.run_dir = s->run_dir;
@@ -422,7 +422,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 	if (err == EXIT_OK && sum.new_failures > 0)
 		err = EXIT_FAILED;
 out:
-	record_free(rec);
+	runlog_free(rec);
 	matrix_free(m);
 	free(fragment);
 	return err;

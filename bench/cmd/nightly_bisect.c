@@ -49,7 +49,7 @@ static const char *outcome_of(int status, bool over)
 
 int nightly_bisect(const struct nightly_bisect *in)
 {
-	struct record_target t;
+	struct runlog_target t;
 	struct bisect_json_summary found;
 	char link[256];
 	char *results = xasprintf("%s/bisect", in->s->run_dir);
@@ -58,7 +58,7 @@ int nightly_bisect(const struct nightly_bisect *in)
 	struct watch w = { .deadline = clock_seconds() + in->budget_s };
 	int err, status;
 
-	if ((err = record_new_failure(in->rec, &t)) <= 0)
+	if ((err = runlog_new_failure(in->rec, &t)) <= 0)
 		goto out;
 	/*
 	 * The embedded driver keeps its root's pid file locked until this
@@ -103,11 +103,11 @@ int nightly_bisect(const struct nightly_bisect *in)
 	};
 	printf("bisect: %s%s%.12s%s%s\n", b.outcome, b.culprit ? " " : "", found.culprit,
 	       mail ? ", report to send: " : "", mail ? mail : "");
-	err = record_bisection(in->rec, in->run, in->m, &b);
+	err = runlog_bisection(in->rec, in->run, in->m, &b);
 out:
 	free(root);
 	free(uri);
-	record_target_release(&t);
+	runlog_target_release(&t);
 	free(mail);
 	free(latest);
 	free(log);

@@ -15,14 +15,14 @@
 #ifndef FPUBENCH_NIGHTLY_BISECT_H
 #define FPUBENCH_NIGHTLY_BISECT_H
 
-#include "run/record.h"
+#include "run/runlog.h"
 #include "run/session.h"
 
 #define NIGHTLY_BISECT_BUDGET_S 3600.0
 
 struct nightly_bisect {
 	struct session *s;
-	struct record *rec;
+	struct runlog *rec;
 	const struct results_run *run;
 	const struct matrix *m;
 	const char *repo;		/* the tree's repository */

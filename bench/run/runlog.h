@@ -1,15 +1,15 @@
 /*
- * record: what a matrix run leaves behind besides results.json.  Its rows
+ * runlog: what a matrix run leaves behind besides results.json.  Its rows
  * in the history database (by default in the user's data directory),
  * written as each boot ends, so a killed run keeps what it finished; the
  * comparison with the previous complete run of its line, printed; and
  * report.html, junit.xml and kcidb.json in the run directory.
  *
- * A struct record borrows the session it was begun with, which must
- * outlive it; record_free() accepts NULL.
+ * A struct runlog borrows the session it was begun with, which must
+ * outlive it; runlog_free() accepts NULL.
  */
-#ifndef FPUBENCH_RECORD_H
-#define FPUBENCH_RECORD_H
+#ifndef FPUBENCH_RUNLOG_H
+#define FPUBENCH_RUNLOG_H
 
 #include "boot/matrix.h"
 #include "record/results.h"
@@ -18,19 +18,19 @@
 
 #include <stdbool.h>
 
-struct record;
+struct runlog;
 
 /*
  * Opens the history at db_path and adds a "running" run with the session's kernels.
  * Its line, what runs are compared within, is the tree's name and the
  * config fragment's hash.  Call it after the run directory exists, and set the session's
- * on_boot to record_boot with the record as its argument.
+ * on_boot to runlog_boot with the runlog as its argument.
  */
-int record_begin(struct record **out, struct session *s, const char *db_path,
+int runlog_begin(struct runlog **out, struct session *s, const char *db_path,
 		 const char *command, const char *tree_name, const char *config_hash);
 
 /* A matrix_boot_fn: stores the boot's cells. */
-void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,
+void runlog_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,
 		 size_t ngroups);
 
 /*
@@ -40,29 +40,29 @@ void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
  * nothing to compare with.  A cell that could not be stored while the
  * matrix ran is reported here.
  */
-int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
+int runlog_finish(struct runlog *r, const struct results_run *run, const struct matrix *m,
 		  long *new_failures);
 
 /* A new failure to bisect: its cell, and the commits of the previous run and of this one. */
-struct record_target {
-	const char *variant, *cpu, *test;	/* borrowed from the record */
+struct runlog_target {
+	const char *variant, *cpu, *test;	/* borrowed from the runlog */
 	char *good, *bad;			/* hex */
 };
 
 /*
- * After record_finish(): 1 and *t set for the first new failure whose
+ * After runlog_finish(): 1 and *t set for the first new failure whose
  * variant has a commit in both runs (and not the same one), 0 when there
  * is none, or an error of the history.  Release *t with
- * record_target_release().
+ * runlog_target_release().
  */
-int record_new_failure(struct record *r, struct record_target *t);
+int runlog_new_failure(struct runlog *r, struct runlog_target *t);
 
-void record_target_release(struct record_target *t);
+void runlog_target_release(struct runlog_target *t);
 
 /* Stores a bisection of a new failure in the history and writes the reports again with it. */
-int record_bisection(struct record *r, const struct results_run *run, const struct matrix *m,
+int runlog_bisection(struct runlog *r, const struct results_run *run, const struct matrix *m,
 		     const struct history_bisection *b);
 
-void record_free(struct record *r);
+void runlog_free(struct runlog *r);
 
 #endif

@@ -1,4 +1,4 @@
-#include "record.h"
+#include "runlog.h"
 
 #include "build/payload.h"
 #include "lib/error.h"
@@ -25,7 +25,7 @@ struct kernel_story {
 	struct provenance_story story;
 };
 
-struct record {
+struct runlog {
 	struct session *s;
 	struct history *h;
 	int64_t run_id;
@@ -33,8 +33,8 @@ struct record {
 	int64_t *kernel_ids;	/* by index in s->kernels */
 	int store_err;		/* the first cell that could not be stored */
 	char *store_message;
-	struct history_diff *diff;	/* from record_finish() */
-	struct history_bisection bisection;	/* from record_bisection(); variant NULL: none */
+	struct history_diff *diff;	/* from runlog_finish() */
+	struct history_bisection bisection;	/* from runlog_bisection(); variant NULL: none */
 };
 
 static char *host_name(void)
@@ -47,10 +47,10 @@ static char *host_name(void)
 	return xstrdup(name);
 }
 
-int record_begin(struct record **out, struct session *s, const char *db_path,
+int runlog_begin(struct runlog **out, struct session *s, const char *db_path,
 		 const char *command, const char *tree_name, const char *config_hash)
 {
-	struct record *r = xcalloc(1, sizeof(*r));
+	struct runlog *r = xcalloc(1, sizeof(*r));
 	char *line = xasprintf("%s %s", tree_name, config_hash);
 	char *host = host_name();
 	int err;
@@ -88,17 +88,17 @@ out:
 	free(line);
 	free(host);
 	if (err < 0) {
-		record_free(r);
+		runlog_free(r);
 		return err;
 	}
 	*out = r;
 	return 0;
 }
 
-void record_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,
+void runlog_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size_t groups_done,
 		 size_t ngroups)
 {
-	struct record *r = arg;
+	struct runlog *r = arg;
 
 	(void)groups_done;
 	(void)ngroups;
@@ -166,7 +166,7 @@ static struct report_guard *guards_read(const char *guest_dir, size_t *n, struct
 	return g;
 }
 
-static int write_reports(struct record *r, const struct results_run *run, const struct matrix *m,
+static int write_reports(struct runlog *r, const struct results_run *run, const struct matrix *m,
 			 const struct history_diff *diff)
 {
 	struct session *s = r->s;
@@ -212,7 +212,7 @@ out:
 	return err;
 }
 
-int record_finish(struct record *r, const struct results_run *run, const struct matrix *m,
+int runlog_finish(struct runlog *r, const struct results_run *run, const struct matrix *m,
 		  long *new_failures)
 {
 	int err;
@@ -232,16 +232,16 @@ int record_finish(struct record *r, const struct results_run *run, const struct 
 	return write_reports(r, run, m, r->diff);
 }
 
-void record_target_release(struct record_target *t)
+void runlog_target_release(struct runlog_target *t)
 {
 	free(t->good);
 	free(t->bad);
-	*t = (struct record_target){ 0 };
+	*t = (struct runlog_target){ 0 };
 }
 
-int record_new_failure(struct record *r, struct record_target *t)
+int runlog_new_failure(struct runlog *r, struct runlog_target *t)
 {
-	*t = (struct record_target){ 0 };
+	*t = (struct runlog_target){ 0 };
 	for (size_t i = 0; r->diff && i < r->diff->nentries; i++) {
 		const struct history_change_entry *e = &r->diff->entries[i];
 		int err;
@@ -250,7 +250,7 @@ int record_new_failure(struct record *r, struct record_target *t)
 			continue;
 		if ((err = history_kernel_commit(r->h, r->diff->previous_run, e->variant, &t->good)) < 0 ||
 		    (err = history_kernel_commit(r->h, r->run_id, e->variant, &t->bad)) < 0) {
-			record_target_release(t);
+			runlog_target_release(t);
 			return err;
 		}
 		/* A tree taken as it is has no commit to bisect from. */
@@ -260,12 +260,12 @@ int record_new_failure(struct record *r, struct record_target *t)
 			t->test = e->test;
 			return 1;
 		}
-		record_target_release(t);
+		runlog_target_release(t);
 	}
 	return 0;
 }
 
-int record_bisection(struct record *r, const struct results_run *run, const struct matrix *m,
+int runlog_bisection(struct runlog *r, const struct results_run *run, const struct matrix *m,
 		     const struct history_bisection *b)
 {
 	int err;
@@ -278,7 +278,7 @@ int record_bisection(struct record *r, const struct results_run *run, const stru
 	return err;
 }
 
-void record_free(struct record *r)
+void runlog_free(struct runlog *r)
 {
 	if (!r)
 		return;
