@@ -52,14 +52,7 @@ static const struct opt run_options[] = {
 	  "build and boot only this variant of patches/variants; repeatable" },
 	OPT_ROW_TEST,
 	OPT_ROW_HISTORY,
-	OPT_ROW_CACHE,
-	OPT_ROW_PATCHES,
-	OPT_ROW_TARBALL,
-	OPT_ROW_RESULTS,
-	OPT_ROW_GUEST_DIR,
-	OPT_ROW_JOBS,
-	OPT_ROW_TIMEOUT,
-	OPT_ROW_VERBOSE,
+	OPT_ROWS_MATRIX,
 	OPT_END,
 };
 

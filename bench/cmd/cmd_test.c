@@ -115,14 +115,7 @@ static const struct opt test_options[] = {
 	{ "list", 0, NULL, OPT_FLAG, OPT_FIELD(list), 0, 0,
 	  "list the guest tests, the commits each guards, its contract and its functions" },
 	OPT_ROW_TEST,
-	OPT_ROW_CACHE,
-	OPT_ROW_PATCHES,
-	OPT_ROW_TARBALL,
-	OPT_ROW_RESULTS,
-	OPT_ROW_GUEST_DIR,
-	OPT_ROW_JOBS,
-	OPT_ROW_TIMEOUT,
-	OPT_ROW_VERBOSE,
+	OPT_ROWS_MATRIX,
 	OPT_END,
 };
 

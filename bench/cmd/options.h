@@ -195,6 +195,11 @@ struct opt {
 	{ "verbose", 'v', NULL, OPT_FLAG, OPT_FIELD(verbose), 0, 0, \
 	  "print every cell, not only the summary with those that missed their expectation" }
 
+/* The rows of the two commands that build, boot and report a matrix: run and test. */
+#define OPT_ROWS_MATRIX \
+	OPT_ROW_CACHE, OPT_ROW_PATCHES, OPT_ROW_TARBALL, OPT_ROW_RESULTS, OPT_ROW_GUEST_DIR, \
+	OPT_ROW_JOBS, OPT_ROW_TIMEOUT, OPT_ROW_VERBOSE
+
 /* A command: its name, its help, its option rows and what runs it. */
 struct command_def {
 	enum cmd cmd;
