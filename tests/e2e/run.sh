@@ -259,21 +259,21 @@ fix_history() {
 	)
 }
 check "a history that fixes the test" fix_history
-FIX=$(git -C "$TREE" rev-parse refs/fpubench/history-fix)
+FIXED=$(git -C "$TREE" rev-parse refs/fpubench/history-fix)
 check "bisect --fixed names and verifies the first fixed commit" \
 	status_is 0 "$FPUBENCH" bisect --fixed --repo "$TREE" --bad refs/fpubench/history \
 	--good refs/fpubench/fixed --cpu "$FSAVE_CPU" --test fpu_seed --results "$RESULTS" \
 	--config "$WORK/report.conf"
 grep '^bisect\|^  ' "$WORK/out" | sed 's/^/# /'
-check "it says first fixed commit" grep -q "^bisect: first fixed commit $FIX " "$WORK/out"
+check "it says first fixed commit" grep -q "^bisect: first fixed commit $FIXED " "$WORK/out"
 check "bisect.json names the fix" python3 -c 'import json, sys
 j = json.load(open(sys.argv[1]))
 sys.exit(not (j["search"] == "fix" and j["fix"] == sys.argv[2] and j["culprit"] is None))' \
-	"$RESULTS/latest/bisect.json" "$FIX"
+	"$RESULTS/latest/bisect.json" "$FIXED"
 check "and writes no regression mail" test ! -e "$RESULTS/latest/regression.eml"
 check "its bisect.log replays in git with the terms it was started with" sh -c "cd '$TREE' &&
 	{ git bisect reset >/dev/null 2>&1; true; } && git bisect replay '$RESULTS/latest/bisect.log' >/dev/null &&
-	test \"\$(git rev-parse refs/bisect/fixed)\" = '$FIX'; status=\$?; git bisect reset >/dev/null 2>&1; exit \$status"
+	test \"\$(git rev-parse refs/bisect/fixed)\" = '$FIXED'; status=\$?; git bisect reset >/dev/null 2>&1; exit \$status"
 check "bisect with an unknown revision exits 129" \
 	status_is 129 "$FPUBENCH" bisect --repo "$TREE" --good no-such-rev --bad refs/fpubench/base
 check "a --repo that is no repository is bad input for bisect and provenance alike (128)" \
