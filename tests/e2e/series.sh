@@ -55,6 +55,13 @@ check "the bench says where the hunk went" \
 cell_and_patches >"$WORK/cell"
 check "results.json records the offset" grep -qx "x86/fpu: Save the legacy state with fsave: offset -2" "$WORK/cell"
 
+echo "# e2e series: a patch written against a later kernel (6.12)"
+check "test --patch of a patch made on 6.12's core.c applies to 6.1 at an offset and passes" \
+	status_is 0 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --test fpu_sicode \
+	--patch "$SERIES/later-kernel.patch"
+check "the bench says the hunk went 52 lines up" \
+	grep -q "applied patch '.*later-kernel.patch' as [0-9a-f]*: arch/x86/kernel/fpu/core.c hunk 1 at offset -52\$" "$WORK/err"
+
 echo "# e2e series: junk in an mbox"
 check "test --patch of an mbox holding a reply is refused as bad input" \
 	status_is 128 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --test fpu_seed \
