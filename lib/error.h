@@ -16,11 +16,11 @@ enum error_code {
 	ERR_APPLY = -4,		/* a patch does not apply */
 	ERR_BUILD = -5,		/* the kernel does not build */
 	ERR_CONFIG = -6,	/* a config option was dropped */
-	ERR_CPU = -7,		/* unknown CPU model or feature */
 	ERR_CACHE = -8,		/* the cache directory is not writable */
-	ERR_LIBVIRT = -9,	/* libvirt unreachable or a domain failed */
 	ERR_INTERRUPTED = -10,	/* SIGINT or SIGTERM arrived */
 	ERR_INPUT = -11,	/* a named input file is malformed */
+	/* From here down, codes are the stages' own (the boot stage's: boot/errors.h). */
+	ERR_STAGE = -32,
 };
 
 /*
@@ -36,9 +36,8 @@ enum exit_status {
 	EXIT_INPUT = 128,	/* a named input is missing or malformed */
 	EXIT_USAGE = 129,	/* as git's */
 	EXIT_CONFIG = 131,
-	EXIT_CPU = 132,
+	/* 132 and 134: the boot stage's (cmd_exit_status()) */
 	EXIT_CACHE = 133,
-	EXIT_LIBVIRT = 134,
 	EXIT_INTERNAL = 136,
 	EXIT_INTERRUPTED = 130,	/* 128 + SIGINT; a signal's own status when known */
 };
@@ -55,6 +54,7 @@ const char *error_last(void);
 /* Drops the message, so a failure that was handled does not linger. */
 void error_clear(void);
 
+/* The exit status of one of the codes above; EXIT_INTERNAL for any other (a stage's: cmd_exit_status()). */
 int error_exit_status(int code);
 
 #endif

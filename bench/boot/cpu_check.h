@@ -12,6 +12,8 @@
 #ifndef FPUBENCH_CPU_CHECK_H
 #define FPUBENCH_CPU_CHECK_H
 
+#include "errors.h"
+
 #include "cpu.h"
 
 #include <stddef.h>

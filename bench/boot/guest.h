@@ -22,6 +22,8 @@
 #ifndef FPUBENCH_GUEST_H
 #define FPUBENCH_GUEST_H
 
+#include "errors.h"
+
 #include "cpu.h"
 #include "judge/console.h"
 

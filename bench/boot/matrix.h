@@ -17,6 +17,8 @@
 #ifndef FPUBENCH_MATRIX_H
 #define FPUBENCH_MATRIX_H
 
+#include "errors.h"
+
 #include "cpu.h"
 #include "judge/cell.h"
 #include "judge/expect.h"

@@ -16,6 +16,8 @@
 #ifndef FPUBENCH_REAPER_H
 #define FPUBENCH_REAPER_H
 
+#include "errors.h"
+
 #include <stdbool.h>
 #include <sys/types.h>
 

@@ -15,6 +15,8 @@
 #ifndef FPUBENCH_STAGE_H
 #define FPUBENCH_STAGE_H
 
+#include "errors.h"
+
 #include <libvirt/libvirt.h>
 #include <stddef.h>
 

@@ -14,6 +14,8 @@
 #ifndef FPUBENCH_VIRT_LOOP_H
 #define FPUBENCH_VIRT_LOOP_H
 
+#include "errors.h"
+
 /* Routes libvirt's log and errors away from stderr; before any libvirt call, any thread. */
 void virt_loop_init(void);
 

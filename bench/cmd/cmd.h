@@ -29,6 +29,15 @@
  */
 int cmd_main(int argc, char **argv);
 
+/* The boot stage's exit statuses (boot/errors.h), beside lib/error.h's. */
+enum cmd_exit_status {
+	EXIT_CPU = 132,		/* libvirt does not know a CPU model or feature */
+	EXIT_LIBVIRT = 134,	/* libvirt unreachable, a guest could not start, an error cell */
+};
+
+/* The exit status of an error code: lib/error.h's table and the boot stage's codes. */
+int cmd_exit_status(int code);
+
 /* The signal that asked the bench to stop, or 0. */
 extern volatile sig_atomic_t cmd_stop_signal;
 

@@ -21,7 +21,7 @@ static int run_trees(struct options *o, const struct conf *c)
 			if (cmd_stop_signal)
 				return err;
 			fprintf(stderr, "fpubench: %s\n", error_last());
-			err = error_exit_status(err);
+			err = cmd_exit_status(err);
 		}
 		if (err > status)
 			status = err;

@@ -13,6 +13,15 @@
 #define FPUBENCH_VERSION "unknown"
 #endif
 
+int cmd_exit_status(int code)
+{
+	if (code == ERR_CPU)
+		return EXIT_CPU;
+	if (code == ERR_LIBVIRT)
+		return EXIT_LIBVIRT;
+	return error_exit_status(code);
+}
+
 const struct command_def *const command_defs[] = {
 	&cmd_run_def, &cmd_test_def, &cmd_bisect_def, &cmd_history_def, &cmd_console_def,
 	&cmd_provenance_def, &cmd_tree_def, NULL,
@@ -93,7 +102,7 @@ int cmd_main(int argc, char **argv)
 		status = 128 + cmd_stop_signal;
 	} else if (status < 0) {
 		fprintf(stderr, "fpubench: %s\n", error_last());
-		status = error_exit_status(status);
+		status = cmd_exit_status(status);
 	}
 	cmd_release(&o);
 	return status;

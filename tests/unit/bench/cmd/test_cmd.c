@@ -11,6 +11,8 @@
 #include <cmocka.h>
 
 #include "cmd/cmd.h"
+#include "boot/errors.h"
+#include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
 #include "lib/spawn.h"
@@ -103,9 +105,35 @@ static void test_building_commands_need_the_data(void **state)
 	free(results);
 }
 
+/* One table of exit statuses for every command: lib/error.h's codes and the boot stage's. */
+static void test_exit_statuses(void **state)
+{
+	const int codes[] = { ERR_NOTFOUND, ERR_CONFIG, ERR_CPU, ERR_CACHE, ERR_LIBVIRT,
+			      ERR_USAGE, ERR_GENERIC };
+
+	(void)state;
+	assert_int_equal(cmd_exit_status(0), EXIT_OK);
+	/* git bisect run: 125 skips, 128 and up aborts. */
+	assert_int_equal(cmd_exit_status(ERR_APPLY), 125);
+	assert_int_equal(cmd_exit_status(ERR_BUILD), 125);
+	assert_int_equal(cmd_exit_status(ERR_USAGE), 129);
+	assert_int_equal(cmd_exit_status(ERR_CPU), 132);
+	assert_int_equal(cmd_exit_status(ERR_LIBVIRT), 134);
+	assert_true(cmd_exit_status(ERR_GENERIC) >= 128);
+	/* A missing input and a malformed one are both bad input; every other kind has its own status. */
+	assert_int_equal(cmd_exit_status(ERR_NOTFOUND), 128);
+	assert_int_equal(cmd_exit_status(ERR_INPUT), 128);
+	for (size_t i = 0; i < ARRAY_SIZE(codes); i++)
+		for (size_t j = i + 1; j < ARRAY_SIZE(codes); j++)
+			assert_int_not_equal(cmd_exit_status(codes[i]), cmd_exit_status(codes[j]));
+	/* lib's table knows none of a stage's codes. */
+	assert_int_equal(error_exit_status(ERR_LIBVIRT), EXIT_INTERNAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_exit_statuses),
 		cmocka_unit_test_setup_teardown(test_user_defaults, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_history_in_the_cache_is_used_where_it_is, setup,
 						teardown),
