@@ -259,8 +259,9 @@ static void boot_report(struct runner *r, const struct matrix_cell *cells, size_
 		r->nunmet += !cells[i].met;
 	/* A pair takes one boot, and one more after each crash: the guests to boot are not known. */
 	progress_update(&r->progress, (double)groups_done / (double)(r->ngroups ? r->ngroups : 1),
-			"%zu guests booted, %zu of %zu kernel-setup pairs done, %zu cells, %zu unexpected",
-			r->nguests, groups_done, r->ngroups, r->ncells, r->nunmet);
+			"%zu guest%s booted, %zu of %zu kernel-setup pairs done, %zu cells, %zu unexpected",
+			r->nguests, r->nguests == 1 ? "" : "s", groups_done, r->ngroups, r->ncells,
+			r->nunmet);
 }
 
 /* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
