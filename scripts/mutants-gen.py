@@ -54,7 +54,8 @@ TARGETS = [
        r'cpu_has_xfeatures|fpu__resume_cpu', None)]),
     ('arch/x86/kernel/traps.c', [(r'math_error|__exc_coprocessor_error', None)]),
     ('arch/x86/kernel/signal.c',
-     [(r'get_sigframe|restore_sigcontext|setup_sigcontext|handle_signal', r'fpu|fpstate|math')]),
+     [(r'get_sigframe|restore_sigcontext|__unsafe_setup_sigcontext|handle_signal|'
+       r'init_sigframe_size', r'fpu|fpstate|math')]),
     ('arch/x86/kernel/process_32.c', [(r'__switch_to', r'fpu|FPU')]),
     ('arch/x86/kernel/ptrace.c',
      [(r'arch_ptrace', ('PTRACE_GETFPREGS', 'PTRACE_SETFPREGS', 'PTRACE_GETFPXREGS',
@@ -719,6 +720,12 @@ SCHEMA = [
       PRIMARY KEY (run_id, mutant_id));
     CREATE INDEX outcomes_by_mutant ON outcomes (mutant_id, at);
     """,
+    # 2: when a generation last gave the mutant: figures count the latest generation's
+    # (a store of version 1 held one generation, its files stamped one by one).
+    """
+    ALTER TABLE mutants ADD COLUMN last_seen INTEGER;
+    UPDATE mutants SET last_seen = (SELECT max(first_seen) FROM mutants m WHERE m.tree = mutants.tree);
+    """,
 ]
 
 
@@ -735,11 +742,12 @@ def open_db(path):
     return db
 
 
+# The latest generation's mutants of a tree, each with its latest outcome.
 LATEST = """
     SELECT m.*, o.outcome, o.detail FROM mutants m LEFT JOIN outcomes o ON o.mutant_id = m.id
       AND o.rowid = (SELECT rowid FROM outcomes WHERE mutant_id = m.id ORDER BY at DESC, rowid DESC
                      LIMIT 1)
-    WHERE m.tree = ?"""
+    WHERE m.tree = ?1 AND m.last_seen = (SELECT max(last_seen) FROM mutants WHERE tree = ?1)"""
 
 
 # ---------------------------------------------------------------- commands
@@ -780,20 +788,21 @@ def cmd_pristine(a):
             f.write(' '.join('--cpu ' + s for s in setups))
 
 
-def store_mutants(db, commit, ms, das):
-    """Adds the mutants of one file (known ones keep their outcomes) and sets whether
-    each is reached (das: the file's coverage, {} for none of it run, None for no
-    data); returns how many are reached."""
-    now, n = int(time.time()), 0
+def store_mutants(db, commit, ms, das, now=None):
+    """Adds the mutants of one file (known ones keep their outcomes), marks them seen
+    by the generation of time `now` and sets whether each is reached (das: the file's
+    coverage, {} for none of it run, None for no data); returns how many are reached."""
+    now, n = int(time.time()) if now is None else now, 0
     with db:
         for m in ms:
             r = None if das is None else int(reached(das, m.line, m.last))
             n += r or 0
             db.execute('INSERT INTO mutants (id, tree, file, line, function, operator, original,'
-                       ' mutated, diff, reached, first_seen) VALUES (?,?,?,?,?,?,?,?,?,?,?)'
-                       ' ON CONFLICT (id) DO UPDATE SET reached = excluded.reached',
+                       ' mutated, diff, reached, first_seen, last_seen)'
+                       ' VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE'
+                       ' SET reached = excluded.reached, last_seen = excluded.last_seen',
                        (m.id, commit, m.file, m.line, m.function, m.operator, m.original,
-                        m.mutated, m.diff, r, now))
+                        m.mutated, m.diff, r, now, now))
     return n
 
 
@@ -803,10 +812,11 @@ def cmd_generate(a):
     db = open_db(a.db)
     total = nreached = 0
     per_file = []
+    now = int(time.time())
     for rel, _ in TARGETS:
         das = None if cov is None else (lines_for(cov, rel) or {})
         ms = generate_file(src, a.build, rel)
-        nreached += store_mutants(db, a.commit, ms, das)
+        nreached += store_mutants(db, a.commit, ms, das, now)
         total += len(ms)
         per_file.append('%s %d' % (rel.replace('arch/x86/kernel/', ''), len(ms)))
     if cov is None:
@@ -958,13 +968,13 @@ def cmd_report(a):
         for fn in sorted({r['function'] for r in fr}):
             groups.append(('  ' + fn + '()', [r for r in fr if r['function'] == fn]))
     out = ['mutation score on %s; score = killed / (killed + survived)' % cov,
-           '%-44s %s %6s' % ('', ' '.join('%9s' % c[:9] for c in COLUMNS), 'score')]
+           '%-44s %s %6s' % ('', ' '.join('%10s' % c for c in COLUMNS), 'score')]
     for name, rs in groups:
         f = figures(rs)
         if name.startswith('  ') and f['killed'] + f['survived'] + f['equivalent'] + \
                 f['unbuilt'] + f['duplicate'] == 0:
             continue
-        out.append('%-44s %s %6s' % (name[:44], ' '.join('%9d' % f[c] for c in COLUMNS),
+        out.append('%-44s %s %6s' % (name[:44], ' '.join('%10d' % f[c] for c in COLUMNS),
                                      '-' if f['score'] is None else '%.1f%%' % f['score']))
     surv = sorted((r for r in rows if r['outcome'] == 'survived'),
                   key=lambda r: (r['file'], r['line'], r['id']))

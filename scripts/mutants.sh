@@ -71,12 +71,11 @@ option()
 }
 
 # One generated mutant, built: `fpubench test` on the FSAVE setups, then on the
-# others unless the first killed it.  Sets verdict, detail and took.
+# others unless the first killed it.  Sets verdict and detail.
 run_generated()
 {
 	id=$1 patch=$2
 	shift 2
-	t0=$(date +%s)
 	verdict=survived detail=
 	for group in $groups; do
 		cpus=$(cat "$GEN_WORK/setups.$group")
@@ -92,7 +91,6 @@ run_generated()
 		*)	verdict=error detail="exit $status $(grep '^fpubench: ' "$log" | tail -n 1)"; break ;;
 		esac
 	done
-	took=$(( $(date +%s) - t0 ))
 	# A kill's consoles are not needed; a survivor's are its evidence.
 	[ "$verdict" != killed ] || rm -rf "$LOGS/results-$id"
 }
@@ -134,7 +132,6 @@ generated()
 	while read -r id; do
 		t0=$(date +%s)
 		built=$("$GEN" compile --db "$db" --build "$build" --work "$GEN_WORK" "$id") || return 1
-		took=$(( $(date +%s) - t0 ))
 		case $built in
 		equivalent)	verdict=equivalent detail= ;;
 		duplicate\ *)	verdict=duplicate detail=${built#duplicate } ;;
@@ -142,6 +139,7 @@ generated()
 		patch\ *)	run_generated "$id" "${built#patch }" "$@" ;;
 		*)		echo "mutants: mutants-gen.py compile said '$built'" >&2; return 1 ;;
 		esac
+		took=$(( $(date +%s) - t0 ))
 		[ "$verdict" != error ] || gen_status=1
 		"$GEN" record --db "$db" --run "$run" --seconds "$took" ${detail:+--detail "$detail"} \
 			"$id" "$verdict" || return 1
