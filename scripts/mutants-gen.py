@@ -726,6 +726,10 @@ SCHEMA = [
     ALTER TABLE mutants ADD COLUMN last_seen INTEGER;
     UPDATE mutants SET last_seen = (SELECT max(first_seen) FROM mutants m WHERE m.tree = mutants.tree);
     """,
+    # 3: the setups whose coverage runs the mutant's lines, space-separated; NULL unknown.
+    """
+    ALTER TABLE mutants ADD COLUMN setups TEXT;
+    """,
 ]
 
 
@@ -788,27 +792,56 @@ def cmd_pristine(a):
             f.write(' '.join('--cpu ' + s for s in setups))
 
 
-def store_mutants(db, commit, ms, das, now=None):
+def store_mutants(db, commit, ms, das, now=None, per_setup=None):
     """Adds the mutants of one file (known ones keep their outcomes), marks them seen
     by the generation of time `now` and sets whether each is reached (das: the file's
-    coverage, {} for none of it run, None for no data); returns how many are reached."""
+    coverage, {} for none of it run, None for no data) and on which setups
+    (per_setup: {setup: the file's coverage on it}, or None); returns how many are
+    reached."""
     now, n = int(time.time()) if now is None else now, 0
     with db:
         for m in ms:
             r = None if das is None else int(reached(das, m.line, m.last))
             n += r or 0
+            on = None if not per_setup else \
+                ' '.join(k for k, d in per_setup.items() if reached(d, m.line, m.last))
             db.execute('INSERT INTO mutants (id, tree, file, line, function, operator, original,'
-                       ' mutated, diff, reached, first_seen, last_seen)'
-                       ' VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE'
-                       ' SET reached = excluded.reached, last_seen = excluded.last_seen',
+                       ' mutated, diff, reached, first_seen, last_seen, setups)'
+                       ' VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE'
+                       ' SET reached = excluded.reached, last_seen = excluded.last_seen,'
+                       ' setups = excluded.setups',
                        (m.id, commit, m.file, m.line, m.function, m.operator, m.original,
-                        m.mutated, m.diff, r, now, now))
+                        m.mutated, m.diff, r, now, now, on))
     return n
+
+
+def setup_file(setup):
+    """The name of a setup's tracefile beside fsave.info: `pentium2,-fxsr` is
+    pentium2_-fxsr.info, `pentium3:nofxsr` pentium3_nofxsr.info."""
+    return re.sub(r'[,:/ ]', '_', setup) + '.info'
+
+
+def group_setups(work):
+    """{group: [setup]} of the pristine run (cmd_pristine's files), or {}."""
+    res = {}
+    for g in ('fsave', 'other'):
+        try:
+            with open(os.path.join(work, 'setups.' + g)) as f:
+                res[g] = f.read().split()[1::2]
+        except OSError:
+            pass
+    return res
 
 
 def cmd_generate(a):
     src = snapshot(a.tree, a.commit, a.work)
     cov = read_lcov(a.coverage) if a.coverage else None
+    # Each setup's own tracefile, if the coverage directory has one for every setup.
+    setups = [x for g in group_setups(a.work).values() for x in g]
+    files = [os.path.join(os.path.dirname(a.coverage), setup_file(x)) for x in setups] \
+        if a.coverage else []
+    covs = {x: read_lcov(f) for x, f in zip(setups, files)} \
+        if files and all(os.path.exists(f) for f in files) else {}
     db = open_db(a.db)
     total = nreached = 0
     per_file = []
@@ -816,7 +849,8 @@ def cmd_generate(a):
     for rel, _ in TARGETS:
         das = None if cov is None else (lines_for(cov, rel) or {})
         ms = generate_file(src, a.build, rel)
-        nreached += store_mutants(db, a.commit, ms, das, now)
+        per_setup = {x: lines_for(c, rel) or {} for x, c in covs.items()}
+        nreached += store_mutants(db, a.commit, ms, das, now, per_setup)
         total += len(ms)
         per_file.append('%s %d' % (rel.replace('arch/x86/kernel/', ''), len(ms)))
     if cov is None:
@@ -824,8 +858,11 @@ def cmd_generate(a):
               'COVERAGE=DIR/fsave.info restricts them to the lines the FSAVE setups run): %s'
               % (total, ', '.join(per_file)))
     else:
-        print('mutants: generated %d, %d on lines the FSAVE setups run (%s): %s'
-              % (total, nreached, a.coverage, ', '.join(per_file)))
+        print('mutants: generated %d, %d on lines the FSAVE setups run (%s; %s): %s'
+              % (total, nreached, a.coverage,
+                 'each booted only on the setups whose tracefile runs its lines' if covs else
+                 'no tracefile for each setup beside it: booted on every setup',
+                 ', '.join(per_file)))
 
 
 def cmd_pick(a):
@@ -842,10 +879,11 @@ def cmd_pick(a):
 
 def cmd_compile(a):
     db = open_db(a.db)
-    row = db.execute('SELECT file, diff, tree FROM mutants WHERE id = ?', (a.id,)).fetchone()
+    row = db.execute('SELECT file, diff, tree, setups FROM mutants WHERE id = ?',
+                     (a.id,)).fetchone()
     if row is None:
         die("no mutant '%s'" % a.id)
-    rel, diff, tree = row
+    rel, diff, tree, on = row
     src = os.path.join(a.work, 'src')
     path = os.path.join(src, rel)
     argv = kernel_command(a.build, rel)
@@ -886,6 +924,10 @@ def cmd_compile(a):
     patch = os.path.join(a.work, a.id + '.patch')
     with open(patch, 'w') as f:
         f.write('# generated: %s\n%s' % (a.id, diff))
+    # The setups of each group to boot it on: those whose coverage runs its lines.
+    for g, setups in group_setups(a.work).items():
+        with open(os.path.join(a.work, '%s.%s' % (a.id, g)), 'w') as f:
+            f.write(' '.join('--cpu ' + x for x in setups if on is None or x in on.split()))
     print('patch ' + patch)
 
 

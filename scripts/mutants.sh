@@ -24,7 +24,9 @@
 # with SEED=S (RETEST=survived picks the survivors again too, RETEST=all every
 # mutant: a fixed sample).  Each is compiled first (equivalent, duplicate and unbuilt ones
 # are recorded and not booted), then tested on the FSAVE setups and, only if
-# they do not kill it, on the others; the outcome goes to the store, and the
+# they do not kill it, on the others (with a tracefile per setup beside
+# COVERAGE, named as the setup with `,` and `:` made `_`, only on the setups
+# that run the mutant's lines); the outcome goes to the store, and the
 # figures of every run so far (`mutants-gen.py report`) close the output, with
 # MUTANTS_HTML=FILE as HTML too.  Generated survivors do not fail the run.
 set -eu
@@ -71,14 +73,17 @@ option()
 }
 
 # One generated mutant, built: `fpubench test` on the FSAVE setups, then on the
-# others unless the first killed it.  Sets verdict and detail.
+# others unless the first killed it; of each group, only the setups whose
+# coverage runs the mutant's lines, when the tracefiles say (the compile step
+# writes them as GEN_WORK/ID.GROUP).  Sets verdict and detail.
 run_generated()
 {
 	id=$1 patch=$2
 	shift 2
 	verdict=survived detail=
 	for group in $groups; do
-		cpus=$(cat "$GEN_WORK/setups.$group")
+		cpus=$(cat "$GEN_WORK/$id.$group" 2>/dev/null || cat "$GEN_WORK/setups.$group")
+		[ -n "$cpus" ] || [ "$group" = given ] || continue
 		log="$LOGS/$id.$group.log"
 		status=0
 		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space

@@ -3,7 +3,10 @@
 
 fixture.c holds five functions of the 6.1 tree (its header says which and from
 where); it is built as a kernel object would be, from a `.fixture.o.cmd` file
-in a build directory, with the host's gcc -m32.  The tests check that every
+in a build directory, with the host's gcc -m32.  results.json is the first
+cell of each setup of a real `fpubench test` run of the 6.1 `patched` kernel
+(2026-12-06, run 20261206-133113-15260), cut to the fields the script reads
+and a few more.  The tests check that every
 operator class gives the mutants expected of it and none inside a macro's
 arguments, that every mutant keeps the lines where they were, that the
 object-code check drops real equivalent mutants and only those, and that the
@@ -52,6 +55,9 @@ class Fixture(unittest.TestCase):
                     '-fno-pic -fno-asynchronous-unwind-tables -Wall -Werror=implicit-int '
                     '-c -o fixture.o %s/fixture.c\n\nsource_fixture.o := %s/fixture.c\n'
                     % (cls.src, cls.src, cls.src))
+        # The pristine run's setups, as mutants.sh has the script write them.
+        subprocess.run([GEN, 'pristine', os.path.join(HERE, 'results.json'), cls.work],
+                       check=True)
         cls.mutants = gen.generate_file(cls.src, cls.build, REL, region=everything)
         with open(os.path.join(cls.src, REL)) as f:
             cls.text = f.read()
@@ -258,6 +264,38 @@ class Fixture(unittest.TestCase):
             run = db.execute("INSERT INTO runs (tree, started) VALUES (?, 0)", (COMMIT,)).lastrowid
             db.execute("INSERT INTO outcomes VALUES (?, ?, 'killed', 'fpu_x', 1, 0)", (run, first))
         self.assertEqual(self.compile(second), 'duplicate ' + first)
+
+    def test_setups_from_coverage(self):
+        with open(os.path.join(self.work, 'pristine')) as f:
+            self.assertEqual(f.read(), '166dc8847b30c861441633c8e318147943c22bbe 6.1.192\n')
+        with open(os.path.join(self.work, 'setups.fsave')) as f:
+            self.assertEqual(f.read(), '--cpu 486 --cpu pentium --cpu pentium2,-fxsr '
+                             '--cpu qemu32,-sse,-sse2,-fxsr --cpu pentium3:nofxsr')
+        with open(os.path.join(self.work, 'setups.other')) as f:
+            self.assertEqual(f.read(), '--cpu pentium3 --cpu qemu32')
+        self.assertEqual(gen.setup_file('qemu32,-sse,-sse2,-fxsr'), 'qemu32_-sse_-sse2_-fxsr.info')
+        self.assertEqual(gen.setup_file('pentium3:nofxsr'), 'pentium3_nofxsr.info')
+        # A mutant whose line runs on the 486 and pentium3 only boots on those.
+        mid = self.add('tmp = ~twd;', '~twd', 'twd ^ 1')
+        m = [x for x in gen.generate_file(self.src, self.build, REL, region=everything)
+             if x.original.strip() == 'tmp = ~twd;' and x.operator == 'unary-drop'][0]
+        line = {m.line: 2}
+        per = {x: (line if x in ('486', 'pentium3') else {m.line: 0}) for x in
+               ('486', 'pentium', 'pentium2,-fxsr', 'qemu32,-sse,-sse2,-fxsr', 'pentium3:nofxsr',
+                'pentium3', 'qemu32')}
+        db = gen.open_db(self.db_path)
+        self.assertEqual(gen.store_mutants(db, COMMIT, [m], line, per_setup=per), 1)
+        self.assertEqual(db.execute('SELECT setups FROM mutants WHERE id = ?', (m.id,)).fetchone(),
+                         ('486 pentium3',))
+        self.assertTrue(self.compile(m.id).startswith('patch '))
+        with open(os.path.join(self.work, m.id + '.fsave')) as f:
+            self.assertEqual(f.read(), '--cpu 486')
+        with open(os.path.join(self.work, m.id + '.other')) as f:
+            self.assertEqual(f.read(), '--cpu pentium3')
+        # Without per-setup data, every setup of its group.
+        self.assertTrue(self.compile(mid).startswith('patch '))
+        with open(os.path.join(self.work, mid + '.other')) as f:
+            self.assertEqual(f.read(), '--cpu pentium3 --cpu qemu32')
 
     # --- the store
 
