@@ -85,15 +85,15 @@ run_generated()
 		cpus=$(cat "$GEN_WORK/$id.$group" 2>/dev/null || cat "$GEN_WORK/setups.$group")
 		[ -n "$cpus" ] || [ "$group" = given ] || continue
 		log="$LOGS/$id.$group.log"
-		status=0
+		rc=0
 		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space
 		"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
-			</dev/null >"$log" 2>&1 || status=$?
-		case $status in
+			</dev/null >"$log" 2>&1 || rc=$?
+		case $rc in
 		0)	;;
 		1)	verdict=killed detail=$(failed_tests "$log"); break ;;
 		125)	verdict=unbuilt detail=$(grep '^fpubench: ' "$log" | tail -n 1); break ;;
-		*)	verdict=error detail="exit $status $(grep '^fpubench: ' "$log" | tail -n 1)"; break ;;
+		*)	verdict=error detail="exit $rc $(grep '^fpubench: ' "$log" | tail -n 1)"; break ;;
 		esac
 	done
 	# A kill's consoles are not needed; a survivor's are its evidence.
@@ -110,7 +110,7 @@ generated()
 	cache=${cache:-${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}}
 	db=${MUTANTS_DB:-$cache/mutants.db}
 	results=$(sed -n 's/^results: //p' "$LOGS/pristine.log" | tail -n 1)
-	# The tested commit, its tree and the setups: FSAVE first, one `--cpu S` a line.
+	# The tested commit, its tree and its setups in two groups, FSAVE and the others.
 	"$GEN" pristine "$results/results.json" "$GEN_WORK" || return 1
 	read -r commit version <"$GEN_WORK/pristine"
 	tree="$cache/trees/debian-$version"
@@ -194,6 +194,7 @@ percent=0
 [ "$total" -eq 0 ] || percent=$((killed * 100 / total))
 [ -z "$MUTANTS" ] ||
 	echo "mutants: $killed killed of $total ($percent %), $survivors survivors, $explained explained"
-[ "$GENERATE" -eq 0 ] || generated "$@" || status=$?
+gen_failed=0
+[ "$GENERATE" -eq 0 ] || generated "$@" || gen_failed=1
 echo "mutants: run time $(( $(date +%s) - start )) s"
-[ $((killed + explained)) -eq "$total" ] && [ "$status" -eq 0 ]
+[ $((killed + explained)) -eq "$total" ] && [ "$gen_failed" -eq 0 ]
