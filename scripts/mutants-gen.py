@@ -4,6 +4,7 @@
 Usage:
   mutants-gen.py generate --db DB --tree DIR --commit C --build DIR --work DIR [--coverage INFO]
   mutants-gen.py pick     --db DB --commit C [--sample N --seed S] [--retest survived|all]
+                          [--ids FILE]   (the ids a file lists, one a line, `#` comments)
   mutants-gen.py compile  --db DB --build DIR --work DIR ID   (prints: equivalent | duplicate ID |
                                                                unbuilt MSG | patch FILE)
   mutants-gen.py record   --db DB --run R ID OUTCOME [--killed-by TESTS] [--seconds S] [--log F]
@@ -871,6 +872,16 @@ def cmd_pick(a):
     todo = [i for i, reached, outcome in rows if reached != 0 and
             (outcome is None or a.retest == 'all' or
              (a.retest == 'survived' and outcome in ('survived', 'error')))]
+    if a.ids:
+        try:
+            with open(a.ids) as f:
+                want = [l.split()[0] for l in f if l.strip() and not l.startswith('#')]
+        except OSError as e:
+            die("cannot read '%s': %s" % (a.ids, e.strerror))
+        missing = [i for i in want if i not in todo]
+        if missing:
+            die("'%s': %s not among the mutants to pick" % (a.ids, ', '.join(missing)))
+        todo = want
     if a.sample is not None:
         random.Random(a.seed).shuffle(todo)
         todo = sorted(todo[:a.sample])
@@ -1073,6 +1084,7 @@ def main():
     k.add_argument('--sample', type=int)
     k.add_argument('--seed', default='0')
     k.add_argument('--retest', choices=('survived', 'all'))
+    k.add_argument('--ids')
     c = sub.add_parser('compile')
     for o in ('--db', '--build', '--work'):
         c.add_argument(o, required=True)

@@ -335,6 +335,15 @@ class Fixture(unittest.TestCase):
             self.assertNotIn(s1[1], pick('--retest', 'survived'))
             # A fixed sample for CI: the same mutants every time, judged or not.
             self.assertEqual(pick('--retest', 'all', '--sample', '5', '--seed', '7'), s1)
+            # A list of ids, in its order; an id not to be picked is an error.
+            ids = os.path.join(tmp, 'ids')
+            with open(ids, 'w') as f:
+                f.write('# a comment\n%s first\n%s second\n' % (s1[2], s1[1]))
+            self.assertEqual(pick('--retest', 'all', '--ids', ids), [s1[2], s1[1]])
+            out = subprocess.run([GEN, 'pick', '--db', db_path, '--commit', COMMIT, '--ids', ids],
+                                 capture_output=True, text=True)
+            self.assertEqual(out.returncode, 1)
+            self.assertIn('not among the mutants to pick', out.stderr)
             rep = subprocess.run([GEN, 'report', '--db', db_path, '--commit', COMMIT, '--html',
                                   os.path.join(tmp, 'r.html')], capture_output=True, text=True,
                                  check=True).stdout
