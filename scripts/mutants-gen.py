@@ -796,9 +796,9 @@ def cmd_pristine(a):
 def store_mutants(db, commit, ms, das, now=None, per_setup=None):
     """Adds the mutants of one file (known ones keep their outcomes), marks them seen
     by the generation of time `now` and sets whether each is reached (das: the file's
-    coverage, {} for none of it run, None for no data) and on which setups
-    (per_setup: {setup: the file's coverage on it}, or None); returns how many are
-    reached."""
+    coverage, {} for none of it run, None for no data: what an earlier coverage said
+    stays) and on which setups (per_setup: {setup: the file's coverage on it}, or
+    None); returns how many are reached."""
     now, n = int(time.time()) if now is None else now, 0
     with db:
         for m in ms:
@@ -809,8 +809,9 @@ def store_mutants(db, commit, ms, das, now=None, per_setup=None):
             db.execute('INSERT INTO mutants (id, tree, file, line, function, operator, original,'
                        ' mutated, diff, reached, first_seen, last_seen, setups)'
                        ' VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE'
-                       ' SET reached = excluded.reached, last_seen = excluded.last_seen,'
-                       ' setups = excluded.setups',
+                       ' SET last_seen = excluded.last_seen,'
+                       ' reached = coalesce(excluded.reached, reached),'
+                       ' setups = coalesce(excluded.setups, setups)',
                        (m.id, commit, m.file, m.line, m.function, m.operator, m.original,
                         m.mutated, m.diff, r, now, now, on))
     return n

@@ -309,6 +309,10 @@ class Fixture(unittest.TestCase):
             das = {n: (1 if n <= 60 else 0) for n in range(1, 200)}
             reached = gen.store_mutants(db, COMMIT, ms, das)
             self.assertEqual(gen.store_mutants(db, COMMIT, ms, das), reached)
+            # A generation without coverage keeps what the last coverage said.
+            gen.store_mutants(db, COMMIT, ms, None)
+            self.assertEqual(db.execute('SELECT count(*) FROM mutants WHERE reached = 1')
+                             .fetchone()[0], reached)
             self.assertEqual(db.execute('SELECT count(*) FROM mutants').fetchone()[0], len(ms))
 
             def pick(*extra):
