@@ -2,16 +2,19 @@
 """mutants-gen.py: generated kernel mutants, their object-code check and their store.
 
 Usage:
-  mutants-gen.py generate --db DB --tree DIR --commit C --build DIR --work DIR [--coverage INFO]
+  mutants-gen.py pristine RESULTS.json WORK   (WORK/pristine: "commit version"; WORK/setups.fsave,
+                                               setups.other: the run's setups, `--cpu S` words)
+  mutants-gen.py generate --db DB --tree DIR --commit C --build DIR --work WORK [--coverage INFO]
   mutants-gen.py pick     --db DB --commit C [--sample N --seed S] [--retest survived|all]
                           [--ids FILE]   (the ids a file lists, one a line, `#` comments)
-  mutants-gen.py compile  --db DB --build DIR --work DIR ID   (prints: equivalent | duplicate ID |
-                                                               unbuilt MSG | patch FILE)
-  mutants-gen.py record   --db DB --run R ID OUTCOME [--killed-by TESTS] [--seconds S] [--log F]
+  mutants-gen.py compile  --db DB --build DIR --work WORK ID   (prints: equivalent |
+                          duplicate ID | unbuilt MESSAGE | patch FILE)
   mutants-gen.py begin    --db DB --commit C [--sample N --seed S --coverage INFO --version V]
+  mutants-gen.py record   --db DB --run R [--detail TEXT] [--seconds S] ID OUTCOME
   mutants-gen.py end      --db DB --run R
-  mutants-gen.py report   --db DB --commit C [--html FILE] [--survivors]
-  mutants-gen.py list     --tree DIR --build DIR FILE...   (the mutants as JSON lines, no store)
+  mutants-gen.py report   --db DB --commit C [--html FILE]
+  mutants-gen.py list     --tree DIR --build DIR FILE...   (every function's mutants as JSON
+                                                            lines, no store)
 
 tests/mutants/README.md says what each operator does and how `make mutants`
 uses this.  The C files are parsed with libclang (Debian's python3-clang-14)
@@ -23,7 +26,7 @@ under --work, because the bench checks other commits out in the cache's tree
 while it builds mutants.  Every mutant is compiled with the kernel's command
 before it is booted: one whose allocated sections (code and data, with their
 relocations; debug info left out) equal the pristine object's is equivalent,
-one equal to an already compiled mutant is a duplicate of it.
+one equal to a mutant already judged is a duplicate of it.
 """
 
 import argparse
@@ -311,8 +314,8 @@ class Generator:
         self.out.append(m)
 
     def unwrap(self, c):
-        while c.kind in (self.K.UNEXPOSED_EXPR, self.K.PAREN_EXPR) and \
-                len(list(c.get_children())) == 1 and c.kind != self.K.PAREN_EXPR:
+        """c without the implicit casts around it (libclang shows them unexposed)."""
+        while c.kind == self.K.UNEXPOSED_EXPR and len(list(c.get_children())) == 1:
             c = next(c.get_children())
         return c
 
