@@ -180,6 +180,8 @@ mutants: all
 mutants-sample: all
 	MUTANTS= MUTANTS_IDS=tests/mutants/ci-sample RETEST=all scripts/mutants.sh --generate $(BUILD)/fpubench
 
-# The generator's own tests, on a C file of the 6.1 tree (no kernel needed).
+# The generator's own tests, on a C file of the 6.1 tree, and mutants.sh
+# --generate with a stub bench (no kernel needed).
 mutants-unit:
 	tests/mutants/gen/test_gen.py
+	tests/mutants/gen/test-generate.sh
