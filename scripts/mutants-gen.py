@@ -1024,6 +1024,9 @@ def cmd_report(a):
         groups.append((rel, fr))
         for fn in sorted({r['function'] for r in fr}):
             groups.append(('  ' + fn + '()', [r for r in fr if r['function'] == fn]))
+    # Which kinds of change the suite misses.
+    for op in sorted({r['operator'] for r in rows}):
+        groups.append(('operator ' + op, [r for r in rows if r['operator'] == op]))
     out = ['mutation score on %s; score = killed / (killed + survived)' % cov,
            '%-44s %s %6s' % ('', ' '.join('%10s' % c for c in COLUMNS), 'score')]
     for name, rs in groups:
@@ -1039,7 +1042,8 @@ def cmd_report(a):
     out.append('survivors (%d):' % len(surv))
     for r in surv:
         out.append('  %s %s:%d %s() %s: %s' % (r['id'], r['file'], r['line'], r['function'],
-                                              r['operator'], r['mutated'].strip()[:80]))
+                                              r['operator'],
+                                              ' '.join(r['mutated'].split())[:80]))
     print('\n'.join(out))
     if a.html:
         write_html(a.html, groups, surv, cov)
