@@ -253,10 +253,23 @@ clean:
 -include $(BENCH_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 # The mutation harness (tests/mutants/README.md): the pristine kernel must
-# pass, then every mutant must be killed or explained.
-.PHONY: mutants
+# pass, then every hand-written mutant must be killed or explained; then the
+# generated mutants not judged before (SAMPLE=N SEED=S: N of them; COVERAGE=
+# an lcov tracefile: only on the lines it says run), into <cache>/mutants.db.
+.PHONY: mutants mutants-sample mutants-unit
 mutants: all
-	scripts/mutants.sh $(BUILD)/fpubench
+	scripts/mutants.sh --generate $(BUILD)/fpubench
+
+# CI's fixed sample of generated mutants (tests/mutants/ci-sample), judged
+# again every time: each was killed, and one that survives fails.
+mutants-sample: all
+	MUTANTS= MUTANTS_IDS=tests/mutants/ci-sample RETEST=all scripts/mutants.sh --generate $(BUILD)/fpubench
+
+# The generator's own tests, on a C file of the 6.1 tree, and mutants.sh
+# --generate with a stub bench (no kernel needed).
+mutants-unit:
+	tests/mutants/gen/test_gen.py
+	tests/mutants/gen/test-generate.sh
 
 # Line coverage of the kernel's FPU code (bench/run/coverage.h): "patched"
 # built with gcov on the FPU objects, booted on every default setup with

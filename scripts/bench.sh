@@ -12,7 +12,8 @@
 #   BENCH_QUICK=1      2 repetitions of everything and no cold run: for
 #                      development; writes build/bench-RESULTS.md instead
 #   BENCH_ONLY="..."   only these figures: cell matrix patch cold bisect
-#                      provenance (memory comes with matrix)
+#                      provenance mutant (memory comes with matrix)
+#   BENCH_MUTANTS=N    generated mutants in figure 8 (default 6, quick 3)
 #   BENCH_RESULTS=FILE where the report goes
 #   BENCH_LOCK_WAIT=S  how long to wait for a cache another fpubench holds
 #                      (default 1800)
@@ -29,7 +30,7 @@ KEY=${TREE##*/}
 BUILDS=$CACHE/build/$KEY
 TARBALL=${FPUBENCH_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance}
+ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance mutant}
 LOCK_WAIT=${BENCH_LOCK_WAIT:-1800}
 JOBS=$(nproc)
 GUESTS=$((2 * JOBS))	# the bench's default: two guests per core (bench/boot/guest.c)
@@ -39,11 +40,11 @@ PROV_COMMITS=1500
 QEMU_TIMEOUT=120
 
 if [ "$QUICK" = 1 ]; then
-	GUEST_RUNS=2 BIG_RUNS=2
+	GUEST_RUNS=2 BIG_RUNS=2 MUT_SAMPLE=${BENCH_MUTANTS:-3}
 	OUT=${BENCH_RESULTS:-$ROOT/build/bench-RESULTS.md}
 	ONLY=$(echo "$ONLY" | sed 's/cold//')
 else
-	GUEST_RUNS=10 BIG_RUNS=5
+	GUEST_RUNS=10 BIG_RUNS=5 MUT_SAMPLE=${BENCH_MUTANTS:-6}
 	OUT=${BENCH_RESULTS:-$ROOT/bench/RESULTS.md}
 fi
 
@@ -550,6 +551,28 @@ if wants provenance; then
 	perf_profile prov-profile-git dso sh -c "$GIT_REFERENCE" sh "$WORK/prov" "$WORK/git-patch-ids"
 fi
 
+# --- 8. Generated mutants (tests/mutants/README.md): what one costs, the
+# compile check and, for one that is not dropped there, `fpubench test
+# --patch` on the FSAVE setups first; and what the whole generated set would
+# take at those costs.  A fixed sample (seed "bench", judged again each
+# time) in a store of our own, with the hand-written mutants left out.
+if wants mutant; then
+	echo "bench: 8. $MUT_SAMPLE generated mutants" >&2
+	run_cmd mutant env MUTANTS= SAMPLE="$MUT_SAMPLE" SEED=bench RETEST=all \
+		MUTANTS_DB="$WORK/mutants.db" sh "$ROOT/scripts/mutants.sh" --generate "$FPUBENCH"
+	expect_rc 0 mutant
+	put mutant.run "$SECS"
+	# One line a mutant: "ID SECONDS s  VERDICT [DETAIL]".
+	awk '$3 == "s" && ($4 == "killed" || $4 == "survived") { print $2 }' "$LOG/mutant.out" >>"$S/mutant.booted"
+	awk '$3 == "s" && ($4 == "equivalent" || $4 == "duplicate" || $4 == "unbuilt") { print $2 }' \
+		"$LOG/mutant.out" >>"$S/mutant.dropped"
+	MUT_GENERATED=$(sed -n 's/^mutants: generated \([0-9]*\).*/\1/p' "$LOG/mutant.out")
+	MUT_REACHED=$(sed -n 's/^mutants: generated [0-9]*, \([0-9]*\) on lines.*/\1/p' "$LOG/mutant.out")
+	MUT_REACHED=${MUT_REACHED:-$MUT_GENERATED}
+	MUT_VERDICTS=$(awk '$3 == "s" { n[$4]++ } END { for (v in n) printf "%s %d, ", v, n[v] }' \
+		"$LOG/mutant.out" | sed 's/, $//')
+fi
+
 LOAD_END=$(cut -d ' ' -f 1-3 /proc/loadavg)
 END_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 
@@ -621,6 +644,22 @@ if wants provenance; then
 	o=$(median prov.ours) r=$(median prov.ref) q=$(median prov.ratio)
 	row "6. provenance, $PROV_COMMITS commits (trailers + patch-ids)" "$(fmt_s "$o")" \
 		"$(fmt_s "$r") git log + git patch-id" "$q" "ratio ≤ 1.0" "$(status "$q" 1.0 "")"
+fi
+
+if wants mutant; then
+	b=$(median mutant.booted) d=$(median mutant.dropped)
+	nb=$(count mutant.booted) nd=$(count mutant.dropped)
+	[ "$b" != n/a ] || b=0
+	[ "$d" != n/a ] || d=0
+	# The whole set at the sample's costs and its share of mutants dropped before a build.
+	whole=n/a
+	[ $((nb + nd)) -eq 0 ] || whole=$(calc "$MUT_REACHED * ($nb * $b + $nd * $d) / ($nb + $nd)")
+	row "8. one generated mutant: compile check, then \`test --patch\` (FSAVE setups first)" \
+		"$(fmt_s "$b") booted (n = $nb), $(fmt_s "$d") dropped by the compile check (n = $nd)" \
+		"—" "—" "—" "see 8b"
+	row "8b. every generated mutant ($MUT_REACHED), at those costs" \
+		"$(awk -v s="$whole" 'BEGIN { if (s == "n/a") print s; else printf "%.1f h\n", s / 3600 }')" \
+		"—" "—" "≤ 10 h (overnight)" "$(status "$whole" 36000 " s")"
 fi
 
 TABLE=$WORK/table
@@ -771,6 +810,20 @@ Patch-ids agreeing with git's: ${PROV_AGREE:-?} of ${PROV_GIT:-?}.
 EOF
 	fi
 
+	if wants mutant; then
+		cat <<EOF
+
+**8. Generated mutants.** \`MUTANTS= SAMPLE=$MUT_SAMPLE SEED=bench RETEST=all
+scripts/mutants.sh --generate\` with a store of its own: the pristine check, the
+generation ($MUT_GENERATED mutants of the x87 code; $MUT_REACHED on reached lines, all of
+them when no coverage file is given), then each mutant of the fixed sample, timed by the
+script from its compile check to its verdict: ${MUT_VERDICTS:-none}. A booted mutant costs
+what figure 3 measures (an incremental build of one file, the module, the boots), here on
+the FSAVE setups and on the FXSR ones only when the FSAVE ones do not kill it; an
+equivalent, duplicate or unbuilt one costs its compile check only. The whole run took
+$(fmt_s "$(median mutant.run)"). Row 8b multiplies the reached mutants by the sample's mean cost.
+EOF
+	fi
 	echo
 	echo "## Gaps: profiles and leads"
 	gaps=0
@@ -929,6 +982,8 @@ build/fpubench bisect --repo CACHE/trees/$KEY --good refs/fpubench/base --bad $H
 scripts/bench-provenance-repo.sh R $PROV_COMMITS
 build/fpubench provenance --repo R bench-base..main
 git -C R log --format='%(trailers)' bench-base..main; git -C R log -p bench-base..main | git -C R patch-id --stable
+# 8
+MUTANTS= SAMPLE=$MUT_SAMPLE SEED=bench RETEST=all MUTANTS_DB=WORK/mutants.db scripts/mutants.sh --generate build/fpubench
 EOF
 	echo '```'
 	echo

@@ -9,7 +9,7 @@ libgit2-dev libcmocka-dev libsqlite3-dev sqlite3 libjson-c-dev libxml2-dev
 libxml2-utils python3-jsonschema chromium fonts-dejavu-core hyperfine time
 linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils lz4 ccache
 lcov zlib1g-dev
-clang libclang-rt-14-dev go-md2man man-db
+clang libclang-rt-14-dev python3-clang-14 go-md2man man-db
 "
 
 # libvirt's QEMU driver resolves its default account even when qemu.conf

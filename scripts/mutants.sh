@@ -1,5 +1,5 @@
 #!/bin/sh
-# mutants.sh BENCH [FPUBENCH-OPTION]...: the mutation harness
+# mutants.sh [--generate] BENCH [FPUBENCH-OPTION]...: the mutation harness
 # (tests/mutants/README.md).  Checks that the pristine `patched` kernel
 # passes, then builds and tests it with each tests/mutants/*.patch on top
 # (`BENCH test --patch PATCH OPTION...`) and prints one line per mutant:
@@ -13,12 +13,31 @@
 # then `mutants: K killed of N (P %), S survivors, E explained` and the run
 # time.  Exits 0 only when every mutant is killed or explained; 2 when the
 # pristine kernel does not pass (every kill would be meaningless).
-# MUTANTS, a glob from the repository's top (default tests/mutants/*.patch),
-# picks other patch files.  Each run's output stays in a directory named at the
-# start, for the failing tests' diagnostics.
+# MUTANTS, a glob from the repository's top (default tests/mutants/*.patch;
+# set and empty: none), picks other patch files.  Each run's output stays in a
+# directory named at the start, for the failing tests' diagnostics.
+#
+# --generate then runs the generated mutants (scripts/mutants-gen.py): of the
+# x87 code of the tested tree, on the lines COVERAGE (an lcov tracefile, the
+# FSAVE setups' fsave.info) says run, every mutant not judged before in the
+# store MUTANTS_DB (default <cache>/mutants.db), or SAMPLE=N of them picked
+# with SEED=S (RETEST=survived picks the survivors again too, RETEST=all every
+# mutant: a fixed sample; MUTANTS_IDS=FILE the ids FILE lists, and one of them
+# that survives fails the run).  Each is compiled first (equivalent, duplicate and unbuilt ones
+# are recorded and not booted), then tested on the FSAVE setups and, only if
+# they do not kill it, on the others (with a tracefile per setup beside
+# COVERAGE, named as the setup with `,` and `:` made `_`, only on the setups
+# that run the mutant's lines); the outcome goes to the store, and the
+# figures of every run so far (`mutants-gen.py report`) close the output, with
+# MUTANTS_HTML=FILE as HTML too.  Generated survivors do not fail the run.
 set -eu
 
-[ $# -ge 1 ] || { echo "usage: mutants.sh BENCH [FPUBENCH-OPTION]..." >&2; exit 128; }
+GENERATE=0
+if [ "${1:-}" = --generate ]; then
+	GENERATE=1
+	shift
+fi
+[ $# -ge 1 ] || { echo "usage: mutants.sh [--generate] BENCH [FPUBENCH-OPTION]..." >&2; exit 128; }
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$(realpath "$1")
 shift
@@ -30,7 +49,7 @@ trap 'rm -f "$COPY"' EXIT
 cp "$BENCH" "$COPY"
 BENCH="$COPY"
 cd "$TOP"
-MUTANTS=${MUTANTS:-tests/mutants/*.patch}
+MUTANTS=${MUTANTS-tests/mutants/*.patch}
 start=$(date +%s)
 echo "mutants: logs in $LOGS"
 
@@ -39,6 +58,114 @@ failed_tests()
 {
 	awk '$4 == "fail" || $4 == "crash" || $4 == "timeout" || $4 == "error" { print $3 }' "$1" |
 		sort -u | tr '\n' ' ' | sed 's/ $//'
+}
+
+# The value of fpubench's option --NAME in "$@" (last wins), or nothing.
+option()
+{
+	name=$1
+	shift
+	val=
+	while [ $# -gt 0 ]; do
+		case $1 in
+		"--$name")	[ $# -lt 2 ] || val=$2; shift ;;
+		"--$name="*)	val=${1#--*=} ;;
+		esac
+		shift
+	done
+	printf '%s' "$val"
+}
+
+# One generated mutant, built: `fpubench test` on the FSAVE setups, then on the
+# others unless the first killed it; of each group, only the setups whose
+# coverage runs the mutant's lines, when the tracefiles say (the compile step
+# writes them as GEN_WORK/ID.GROUP).  Sets verdict and detail.
+run_generated()
+{
+	id=$1 patch=$2
+	shift 2
+	verdict=survived detail=
+	for group in $groups; do
+		cpus=$(cat "$GEN_WORK/$id.$group" 2>/dev/null || cat "$GEN_WORK/setups.$group")
+		[ -n "$cpus" ] || [ "$group" = given ] || continue
+		log="$LOGS/$id.$group.log"
+		rc=0
+		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space
+		"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
+			</dev/null >"$log" 2>&1 || rc=$?
+		# A bench that went wrong (its libvirt, say) gets one more try.
+		if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 125 ]; then
+			rc=0
+			"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
+				</dev/null >"$log" 2>&1 || rc=$?
+		fi
+		case $rc in
+		0)	;;
+		1)	verdict=killed detail=$(failed_tests "$log"); break ;;
+		125)	verdict=unbuilt detail=$(grep '^fpubench: ' "$log" | tail -n 1); break ;;
+		*)	verdict=error detail="exit $rc $(grep '^fpubench: ' "$log" | tail -n 1)"; break ;;
+		esac
+	done
+	# A kill's consoles are not needed; a survivor's are its evidence.
+	[ "$verdict" != killed ] || rm -rf "$LOGS/results-$id"
+}
+
+# The generated mutants (see the header); returns 1 when the bench went wrong.
+generated()
+{
+	GEN="$TOP/scripts/mutants-gen.py"
+	GEN_WORK="$LOGS/generated"
+	mkdir -p "$GEN_WORK"
+	cache=$(option cache "$@")
+	cache=${cache:-${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}}
+	db=${MUTANTS_DB:-$cache/mutants.db}
+	results=$(sed -n 's/^results: //p' "$LOGS/pristine.log" | tail -n 1)
+	# The tested commit, its tree and its setups in two groups, FSAVE and the others.
+	"$GEN" pristine "$results/results.json" "$GEN_WORK" || return 1
+	read -r commit version <"$GEN_WORK/pristine"
+	tree="$cache/trees/debian-$version"
+	build="$cache/build/debian-$version/patched"
+	# Setups the caller named are one group.
+	if [ -n "$(option cpu "$@")" ]; then
+		: >"$GEN_WORK/setups.given"
+		groups=given
+	else
+		groups=
+		for g in fsave other; do
+			[ ! -s "$GEN_WORK/setups.$g" ] || groups="$groups $g"
+		done
+	fi
+	"$GEN" generate --db "$db" --tree "$tree" --commit "$commit" --build "$build" \
+		--work "$GEN_WORK" ${COVERAGE:+--coverage "$COVERAGE"} || return 1
+	run=$("$GEN" begin --db "$db" --commit "$commit" ${SAMPLE:+--sample "$SAMPLE"} \
+		${SEED:+--seed "$SEED"} ${COVERAGE:+--coverage "$COVERAGE"} \
+		--version "$(git -C "$TOP" describe --always --dirty 2>/dev/null || echo unknown)") || return 1
+	"$GEN" pick --db "$db" --commit "$commit" ${SAMPLE:+--sample "$SAMPLE"} \
+		${SEED:+--seed "$SEED"} ${RETEST:+--retest "$RETEST"} ${MUTANTS_IDS:+--ids "$MUTANTS_IDS"} \
+		>"$GEN_WORK/picked" || return 1
+	echo "mutants: $(wc -l <"$GEN_WORK/picked") generated mutants to judge${SAMPLE:+ (SAMPLE=$SAMPLE SEED=${SEED:-0})}, run $run of $db"
+	gen_status=0
+	while read -r id; do
+		t0=$(date +%s)
+		built=$("$GEN" compile --db "$db" --build "$build" --work "$GEN_WORK" "$id") || return 1
+		case $built in
+		equivalent)	verdict=equivalent detail= ;;
+		duplicate\ *)	verdict=duplicate detail=${built#duplicate } ;;
+		unbuilt\ *)	verdict=unbuilt detail=${built#unbuilt } ;;
+		patch\ *)	run_generated "$id" "${built#patch }" "$@" ;;
+		*)		echo "mutants: mutants-gen.py compile said '$built'" >&2; return 1 ;;
+		esac
+		took=$(( $(date +%s) - t0 ))
+		[ "$verdict" != error ] || gen_status=1
+		# A listed mutant was listed as killed.
+		[ -z "${MUTANTS_IDS:-}" ] || [ "$verdict" != survived ] || gen_status=1
+		"$GEN" record --db "$db" --run "$run" --seconds "$took" ${detail:+--detail "$detail"} \
+			"$id" "$verdict" || return 1
+		printf '%-36s %4s s  %s %s\n' "$id" "$took" "$verdict" "$detail"
+	done <"$GEN_WORK/picked"
+	"$GEN" end --db "$db" --run "$run"
+	"$GEN" report --db "$db" --commit "$commit" ${MUTANTS_HTML:+--html "$MUTANTS_HTML"}
+	return $gen_status
 }
 
 status=0
@@ -78,6 +205,9 @@ done
 
 percent=0
 [ "$total" -eq 0 ] || percent=$((killed * 100 / total))
-echo "mutants: $killed killed of $total ($percent %), $survivors survivors, $explained explained"
+[ -z "$MUTANTS" ] ||
+	echo "mutants: $killed killed of $total ($percent %), $survivors survivors, $explained explained"
+gen_failed=0
+[ "$GENERATE" -eq 0 ] || generated "$@" || gen_failed=1
 echo "mutants: run time $(( $(date +%s) - start )) s"
-[ $((killed + explained)) -eq "$total" ]
+[ $((killed + explained)) -eq "$total" ] && [ "$gen_failed" -eq 0 ]
