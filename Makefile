@@ -160,6 +160,7 @@ check-layout:
 check: deps check-layout
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory check-docs
+	@$(MAKE) --no-print-directory mutants-unit
 	@for s in scripts/*.sh; do sh -n "$$s" || exit 1; done
 	@$(MAKE) --no-print-directory unit
 	@$(MAKE) --no-print-directory unit SANITIZE=1
