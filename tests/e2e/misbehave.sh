@@ -152,7 +152,7 @@ check "garbage: the hostile name passes, escaped" cell garbage \
 check "garbage: the failing subtest is the reason, escaped" cell garbage garbage_diag fail \
 	'sub?[2J?[H?]0;pwned??]52;c;cm0gLXJmIH4K??[31m?????????test: expected 1?[2J'
 check "garbage: the forged report crashes the test, escaped" cell garbage garbage_crash crash "" \
-	'BUG: unable to handle page fault?[2J?[H?]0;pwned?'
+	'BUG: unable to handle page fault?[2J?[H?]NUM;pwned?'
 check "garbage: results.json is escaped" escaped "$WORK/garbage/latest/results.json"
 check "garbage: results.ktap is escaped" escaped "$WORK/garbage/latest/results.ktap"
 check "garbage: stdout is escaped" escaped "$WORK/garbage.out"
