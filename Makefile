@@ -122,7 +122,9 @@ install: all man completion
 	$(INSTALL) -m 755 $(FPUBENCH) $(DESTDIR)$(bindir)/fpubench
 	$(INSTALL) -m 755 $(GUEST_OUT)/init $(DATA_DEST)/guest/init
 	$(INSTALL) -m 644 $(GUEST_OUT)/tests.list $(DATA_DEST)/guest/tests.list
-	$(INSTALL) -m 644 $(wildcard patches/*) $(DATA_DEST)/patches
+	$(INSTALL) -m 644 $(filter-out patches/gcov,$(wildcard patches/*)) $(DATA_DEST)/patches
+	$(INSTALL) -d $(DATA_DEST)/patches/gcov
+	$(INSTALL) -m 644 $(wildcard patches/gcov/*) $(DATA_DEST)/patches/gcov
 	$(INSTALL) -m 644 $(wildcard guest-tests/kmod/*) $(DATA_DEST)/kmod
 	$(INSTALL) -m 644 bench/fpubench.conf $(DATA_DEST)/fpubench.conf
 	$(INSTALL) -d $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(datadir)/bash-completion/completions

@@ -26,7 +26,8 @@ check "make install DESTDIR=... PREFIX=/usr" \
 	status_is 0 make -C "$ROOT" --no-print-directory install DESTDIR="$WORK/dest" PREFIX=/usr
 for f in bin/fpubench share/fpubench/fpubench.conf share/fpubench/guest/init \
 	share/fpubench/guest/tests.list share/fpubench/patches/series \
-	share/fpubench/patches/variants share/fpubench/patches/fpu.config share/fpubench/kmod/Kbuild; do
+	share/fpubench/patches/variants share/fpubench/patches/fpu.config share/fpubench/patches/gcov/profile-fpu.patch \
+	share/fpubench/kmod/Kbuild; do
 	check "it installed /usr/$f" test -f "$WORK/dest/usr/$f"
 done
 if has_target man; then
