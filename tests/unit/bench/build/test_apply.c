@@ -13,25 +13,6 @@
 
 #define SERIES "tests/fixtures/patches/series/unit/"
 
-static char *blob_at(git_repository *repo, const git_oid *commit_oid, const char *path)
-{
-	git_commit *commit;
-	git_tree *tree;
-	git_tree_entry *entry;
-	git_blob *blob;
-
-	assert_int_equal(git_commit_lookup(&commit, repo, commit_oid), 0);
-	assert_int_equal(git_commit_tree(&tree, commit), 0);
-	assert_int_equal(git_tree_entry_bypath(&entry, tree, path), 0);
-	assert_int_equal(git_blob_lookup(&blob, repo, git_tree_entry_id(entry)), 0);
-	char *text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_commit_free(commit);
-	return text;
-}
-
 /* Applies a fixture on `parent`, quietly; returns what it said on stderr. */
 static char *apply_quietly(struct fixture *fx, const git_oid *parent, const char *path,
 			   git_oid *out, int want)

@@ -34,29 +34,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static char *blob_at(git_repository *repo, const git_oid *commit_oid, const char *path)
-{
-	git_commit *commit;
-	git_tree *tree;
-	git_tree_entry *entry;
-	git_blob *blob;
-
-	assert_int_equal(git_commit_lookup(&commit, repo, commit_oid), 0);
-	assert_int_equal(git_commit_tree(&tree, commit), 0);
-	if (git_tree_entry_bypath(&entry, tree, path) < 0) {
-		git_tree_free(tree);
-		git_commit_free(commit);
-		return NULL;
-	}
-	assert_int_equal(git_blob_lookup(&blob, repo, git_tree_entry_id(entry)), 0);
-	char *text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
-	git_blob_free(blob);
-	git_tree_entry_free(entry);
-	git_tree_free(tree);
-	git_commit_free(commit);
-	return text;
-}
-
 static void test_pristine_commit_keeps_ignored_files(void **state)
 {
 	struct fixture *fx = *state;

@@ -1,6 +1,7 @@
 /*
- * The miniature kernel tarball that test_cache.c (the tree cache and its
- * patches) and test_kbuild.c (builds and their config) share: a tree with
+ * The miniature kernel tarball that test_cache.c (the tree cache),
+ * test_apply.c (patches) and test_kbuild.c (builds and their config) share,
+ * and blob_at() to read what a commit holds: a tree with
  * a stand-in Makefile (tests/fixtures/fake-kernel), so builds take no
  * time, extracted into a fresh cache per group.
  */
@@ -159,6 +160,30 @@ static inline char *fragment_path(const struct fixture *fx, const char *name, co
 
 	assert_int_equal(file_write_atomic(path, text, strlen(text)), 0);
 	return path;
+}
+
+/* The file at path in commit_oid, or NULL when the commit has none (caller frees). */
+static inline char *blob_at(git_repository *repo, const git_oid *commit_oid, const char *path)
+{
+	git_commit *commit;
+	git_tree *tree;
+	git_tree_entry *entry;
+	git_blob *blob;
+
+	assert_int_equal(git_commit_lookup(&commit, repo, commit_oid), 0);
+	assert_int_equal(git_commit_tree(&tree, commit), 0);
+	if (git_tree_entry_bypath(&entry, tree, path) < 0) {
+		git_tree_free(tree);
+		git_commit_free(commit);
+		return NULL;
+	}
+	assert_int_equal(git_blob_lookup(&blob, repo, git_tree_entry_id(entry)), 0);
+	char *text = xstrndup(git_blob_rawcontent(blob), (size_t)git_blob_rawsize(blob));
+	git_blob_free(blob);
+	git_tree_entry_free(entry);
+	git_tree_free(tree);
+	git_commit_free(commit);
+	return text;
 }
 
 #endif
