@@ -251,14 +251,11 @@ int file_output_check(const char *path, const char *what)
 
 	if (strcmp(path, "-") == 0)
 		return 0;
-	dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
+	if (!*path)
+		return error_set(ERR_INPUT, "cannot write %s '': no file named", what);
+	const char *slash = strrchr(path, '/');
+	dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
+					: xstrndup(path, (size_t)(slash - path));
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		err = error_set(ERR_INPUT, "cannot write %s '%s': no directory '%s'", what, path, dir);
 	else if (access(dir, W_OK) < 0)

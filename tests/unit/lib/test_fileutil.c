@@ -282,6 +282,7 @@ static void test_output_check_names_the_path(void **state)
 	assert_int_equal(file_output_check("-", "--json"), 0);
 	assert_int_equal(file_output_check(fx->path, "--json"), 0);
 	assert_int_equal(file_output_check("relative.json", "--json"), 0);
+	assert_int_equal(file_output_check("", "--json"), ERR_INPUT);
 	assert_int_equal(file_output_check(missing, "--json"), ERR_INPUT);
 	assert_non_null(strstr(error_last(), "cannot write --json '"));
 	assert_non_null(strstr(error_last(), "no-such-dir/x.json': no directory '"));
