@@ -12,7 +12,8 @@ Usage:
   mutants-gen.py begin    --db DB --commit C [--sample N --seed S --coverage INFO --version V]
   mutants-gen.py record   --db DB --run R [--detail TEXT] [--seconds S] ID OUTCOME
   mutants-gen.py end      --db DB --run R
-  mutants-gen.py report   --db DB --commit C [--html FILE]
+  mutants-gen.py report   --db DB --commit C [--html FILE] [--explained FILE]
+                          (FILE: tests/mutants/explained by default)
   mutants-gen.py list     --tree DIR --build DIR FILE...   (every function's mutants as JSON
                                                             lines, no store)
 
@@ -990,15 +991,71 @@ def cmd_record(a):
                                              int(time.time())))
 
 
+EXPLAINED = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tests', 'mutants',
+                         'explained')
+
+
+def explained_key(rel, function, operator, original, mutated):
+    """What an explanation names: no line number, whitespace folded, so it outlives moves."""
+    return (rel, function, operator, ' '.join(original.split()), ' '.join(mutated.split()))
+
+
+def read_explained(path):
+    """{key: reason} from an explanations file (tests/mutants/README.md, "Explained")."""
+    out, block, start = {}, [], 0
+
+    def close():
+        if not block:
+            return
+        head = block[0][1].split()
+        minus = [t[1:] for n, t in block[1:] if t.startswith('-')]
+        plus = [t[1:] for n, t in block[1:] if t.startswith('+')]
+        why = ' '.join(t[4:].strip() for n, t in block[1:] if t.startswith('why:'))
+        if len(head) != 3 or not head[1].endswith('()') or not minus or not why or \
+                len(minus) + len(plus) + sum(t.startswith('why:') for n, t in block) != \
+                len(block) - 1:
+            die("%s:%d: an explanation is 'FILE FUNCTION() OPERATOR', '-' lines, '+' lines "
+                "and 'why:' lines" % (path, block[0][0]), 128)
+        key = explained_key(head[0], head[1][:-2], head[2], '\n'.join(minus), '\n'.join(plus))
+        if key in out:
+            die("%s:%d: a second explanation of the same mutant" % (path, block[0][0]), 128)
+        out[key] = why
+
+    try:
+        with open(path) as f:
+            for n, line in enumerate(f, 1):
+                line = line.rstrip('\n')
+                if line.startswith('#'):
+                    continue
+                if not line.strip():
+                    close()
+                    block = []
+                else:
+                    block.append((n, line))
+    except OSError as e:
+        die("cannot read '%s': %s" % (path, e.strerror), 128)
+    close()
+    return out
+
+
+def explain(rows, explanations):
+    """Marks each row with its explanation ('why'), or None."""
+    for r in rows:
+        r['why'] = explanations.get(explained_key(r['file'], r['function'], r['operator'],
+                                                  r['original'], r['mutated']))
+
+
 def figures(rows):
-    """The counts of a set of latest rows (dicts)."""
+    """The counts of a set of latest rows (dicts); an explained survivor is not a survivor."""
     f = dict(generated=len(rows), unreached=0, untested=0, equivalent=0, duplicate=0,
-             unbuilt=0, killed=0, survived=0, error=0)
+             unbuilt=0, killed=0, survived=0, explained=0, error=0)
     for r in rows:
         if r['reached'] == 0:
             f['unreached'] += 1
         elif r['outcome'] is None:
             f['untested'] += 1
+        elif r['outcome'] == 'survived' and r.get('why'):
+            f['explained'] += 1
         else:
             f[r['outcome']] += 1
     judged = f['killed'] + f['survived']
@@ -1007,7 +1064,7 @@ def figures(rows):
 
 
 COLUMNS = ('generated', 'unreached', 'untested', 'equivalent', 'duplicate', 'unbuilt',
-           'killed', 'survived', 'error')
+           'killed', 'survived', 'explained', 'error')
 
 
 def cmd_report(a):
@@ -1016,6 +1073,8 @@ def cmd_report(a):
     rows = [dict(r) for r in db.execute(LATEST, (a.commit,))]
     if not rows:
         die("no mutants of commit '%s' in '%s'" % (a.commit, a.db))
+    explanations = read_explained(a.explained)
+    explain(rows, explanations)
     cov = 'lines the FSAVE setups run' if any(r['reached'] is not None for r in rows) else \
         'every line (no coverage data: none counted as not reached)'
     groups = [('all', rows)]
@@ -1027,7 +1086,8 @@ def cmd_report(a):
     # Which kinds of change the suite misses.
     for op in sorted({r['operator'] for r in rows}):
         groups.append(('operator ' + op, [r for r in rows if r['operator'] == op]))
-    out = ['mutation score on %s; score = killed / (killed + survived)' % cov,
+    out = ['mutation score on %s; score = killed / (killed + survived), explained survivors '
+           'left out' % cov,
            '%-44s %s %6s' % ('', ' '.join('%10s' % c for c in COLUMNS), 'score')]
     for name, rs in groups:
         f = figures(rs)
@@ -1036,17 +1096,32 @@ def cmd_report(a):
             continue
         out.append('%-44s %s %6s' % (name[:44], ' '.join('%10d' % f[c] for c in COLUMNS),
                                      '-' if f['score'] is None else '%.1f%%' % f['score']))
-    surv = sorted((r for r in rows if r['outcome'] == 'survived'),
-                  key=lambda r: (r['file'], r['line'], r['id']))
-    out.append('')
-    out.append('survivors (%d):' % len(surv))
-    for r in surv:
-        out.append('  %s %s:%d %s() %s: %s' % (r['id'], r['file'], r['line'], r['function'],
-                                              r['operator'],
-                                              ' '.join(r['mutated'].split())[:80]))
+    order = dict(key=lambda r: (r['file'], r['line'], r['id']))
+    surv = sorted((r for r in rows if r['outcome'] == 'survived' and not r['why']), **order)
+    expl = sorted((r for r in rows if r['outcome'] == 'survived' and r['why']), **order)
+    # An explanation of a killed mutant is wrong: a test saw what it says nobody can.
+    wrong = sorted((r for r in rows if r['outcome'] == 'killed' and r['why']), **order)
+    for title, rs, why in (('survivors', surv, False), ('explained', expl, True),
+                           ('explained, yet killed: the explanation is wrong', wrong, True)):
+        if not rs and why:
+            continue
+        out.append('')
+        out.append('%s (%d):' % (title, len(rs)))
+        for r in rs:
+            out.append('  %s %s:%d %s() %s: %s' % (r['id'], r['file'], r['line'], r['function'],
+                                                  r['operator'],
+                                                  ' '.join(r['mutated'].split())[:80]))
+            if why:
+                out.append('      why: ' + r['why'])
+    seen = {explained_key(r['file'], r['function'], r['operator'], r['original'], r['mutated'])
+            for r in rows}
+    unused = len(set(explanations) - seen)
+    if unused:
+        out.append('')
+        out.append('%d explanations name no mutant of this tree (another version\'s code)' % unused)
     print('\n'.join(out))
     if a.html:
-        write_html(a.html, groups, surv, cov)
+        write_html(a.html, groups, surv + expl + wrong, cov)
 
 
 def write_html(path, groups, surv, cov):
@@ -1062,11 +1137,12 @@ def write_html(path, groups, surv, cov):
         h.append('<tr><td>%s</td>%s<td>%s</td></tr>' % (
             e(name).replace(' ', '&nbsp;'), ''.join('<td>%d</td>' % f[c] for c in COLUMNS),
             '-' if f['score'] is None else '%.1f %%' % f['score']))
-    h.append('</table><h2>Survivors (%d)</h2>' % len(surv))
+    h.append('</table><h2>Survivors and explained ones (%d)</h2>' % len(surv))
     for r in surv:
-        h.append('<h3 id="%s">%s:%d %s() %s</h3><pre>%s</pre>' % (
+        h.append('<h3 id="%s">%s:%d %s() %s%s</h3>%s<pre>%s</pre>' % (
             e(r['id']), e(r['file']), r['line'], e(r['function']), e(r['operator']),
-            e(r['diff'])))
+            ' (explained)' if r['why'] else '',
+            '<p>%s</p>' % e(r['why']) if r['why'] else '', e(r['diff'])))
     h.append('</body></html>')
     with open(path, 'w') as f:
         f.write('\n'.join(h))
@@ -1118,6 +1194,7 @@ def main():
     t.add_argument('--db', required=True)
     t.add_argument('--commit', required=True)
     t.add_argument('--html')
+    t.add_argument('--explained', default=EXPLAINED)
     pr = sub.add_parser('pristine')
     pr.add_argument('results')
     pr.add_argument('work')

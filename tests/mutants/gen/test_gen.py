@@ -348,14 +348,47 @@ class Fixture(unittest.TestCase):
                                  capture_output=True, text=True)
             self.assertEqual(out.returncode, 1)
             self.assertIn('not among the mutants to pick', out.stderr)
-            rep = subprocess.run([GEN, 'report', '--db', db_path, '--commit', COMMIT, '--html',
-                                  os.path.join(tmp, 'r.html')], capture_output=True, text=True,
-                                 check=True).stdout
-            line = [l for l in rep.split('\n') if l.startswith('all ')][0].split()
-            self.assertEqual(line[1:], [str(len(ms)), str(len(ms) - reached),
-                                        str(reached - 5), '0', '0', '0', '4', '1', '0', '80.0%'])
+            none = os.path.join(tmp, 'none')
+            open(none, 'w').close()
+
+            def report(explained):
+                rep = subprocess.run([GEN, 'report', '--db', db_path, '--commit', COMMIT,
+                                      '--html', os.path.join(tmp, 'r.html'), '--explained',
+                                      explained], capture_output=True, text=True,
+                                     check=True).stdout
+                return rep, [l for l in rep.split('\n') if l.startswith('all ')][0].split()
+            rep, line = report(none)
+            self.assertEqual(line[1:], [str(len(ms)), str(len(ms) - reached), str(reached - 5),
+                                        '0', '0', '0', '4', '1', '0', '0', '80.0%'])
             self.assertIn('survivors (1):', rep)
             self.assertIn(s1[0], rep)
+            # Explaining the survivor takes it out of the score; explaining a killed one is
+            # reported as wrong.
+            byid = {m.id: m for m in ms}
+
+            def block(m, why):
+                return '%s %s() %s\n%s\n%s\nwhy: %s\n\n' % (
+                    m.file, m.function, m.operator,
+                    '\n'.join('-' + l for l in m.original.split('\n')),
+                    '\n'.join('+' + l for l in m.mutated.split('\n')), why)
+            expl = os.path.join(tmp, 'explained')
+            with open(expl, 'w') as f:
+                f.write('# comment\n\n' + block(byid[s1[0]], 'it cannot be seen') +
+                        block(byid[s1[1]], 'wrongly'))
+            rep, line = report(expl)
+            self.assertEqual(line[7:], ['4', '0', '1', '0', '100.0%'])
+            self.assertIn('survivors (0):', rep)
+            self.assertIn('explained (1):', rep)
+            self.assertIn('why: it cannot be seen', rep)
+            self.assertIn('explained, yet killed: the explanation is wrong (1):', rep)
+            self.assertIn(s1[1], rep.split('wrong')[1])
+            # A malformed block is refused with its line.
+            with open(expl, 'w') as f:
+                f.write('\n\nfile.c f() statement-delete\n+x\n')
+            out = subprocess.run([GEN, 'report', '--db', db_path, '--commit', COMMIT,
+                                  '--explained', expl], capture_output=True, text=True)
+            self.assertEqual(out.returncode, 128)
+            self.assertIn(expl + ':3: an explanation is', out.stderr)
         finally:
             shutil.rmtree(tmp)
 
