@@ -12,8 +12,9 @@ Usage:
   mutants-gen.py begin    --db DB --commit C [--sample N --seed S --coverage INFO --version V]
   mutants-gen.py record   --db DB --run R [--detail TEXT] [--seconds S] ID OUTCOME
   mutants-gen.py end      --db DB --run R
-  mutants-gen.py report   --db DB --commit C [--html FILE] [--explained FILE]
-                          (FILE: tests/mutants/explained by default)
+  mutants-gen.py report   --db DB --commit C [--html FILE [--coverage-html DIR]]
+                          [--explained FILE]   (DIR: `make coverage`'s html/, whose
+                          lines the HTML links to; FILE: tests/mutants/explained)
   mutants-gen.py list     --tree DIR --build DIR FILE...   (every function's mutants as JSON
                                                             lines, no store)
 
@@ -1121,12 +1122,27 @@ def cmd_report(a):
         out.append('%d explanations name no mutant of this tree (another version\'s code)' % unused)
     print('\n'.join(out))
     if a.html:
-        write_html(a.html, groups, surv + expl + wrong, cov)
+        write_html(a.html, groups, surv + expl + wrong, cov, a.coverage_html)
 
 
-def write_html(path, groups, surv, cov):
+def coverage_link(html_dir, page_from, rel, line=None):
+    """The URL of genhtml's page of rel (the FSAVE setups' one), at line; None without pages."""
+    if not html_dir:
+        return None
+    page = os.path.join(html_dir, 'fsave', rel + '.gcov.html')
+    if not os.path.isfile(page):
+        return None
+    url = os.path.relpath(page, os.path.dirname(os.path.abspath(page_from)))
+    return url + ('#%d' % line if line else '')
+
+
+def write_html(path, groups, surv, cov, html_dir=None):
     import html
     e = html.escape
+
+    def linked(text, rel, line=None):
+        url = coverage_link(html_dir, path, rel, line)
+        return '<a href="%s">%s</a>' % (e(url), text) if url else text
     h = ['<!DOCTYPE html><html><head><meta charset="utf-8"><title>fpubench: generated mutants'
          '</title><style>body{font-family:sans-serif}td,th{padding:2px 8px;text-align:right}'
          'td:first-child{text-align:left}pre{background:#f4f4f4;padding:4px}</style></head><body>',
@@ -1134,13 +1150,16 @@ def write_html(path, groups, surv, cov):
     h += ['<th>%s</th>' % c for c in COLUMNS] + ['<th>score</th></tr>']
     for name, rs in groups:
         f = figures(rs)
+        cell = e(name).replace(' ', '&nbsp;')
         h.append('<tr><td>%s</td>%s<td>%s</td></tr>' % (
-            e(name).replace(' ', '&nbsp;'), ''.join('<td>%d</td>' % f[c] for c in COLUMNS),
+            linked(cell, name) if rs and name == rs[0]['file'] else cell,
+            ''.join('<td>%d</td>' % f[c] for c in COLUMNS),
             '-' if f['score'] is None else '%.1f %%' % f['score']))
     h.append('</table><h2>Survivors and explained ones (%d)</h2>' % len(surv))
     for r in surv:
-        h.append('<h3 id="%s">%s:%d %s() %s%s</h3>%s<pre>%s</pre>' % (
-            e(r['id']), e(r['file']), r['line'], e(r['function']), e(r['operator']),
+        h.append('<h3 id="%s">%s %s() %s%s</h3>%s<pre>%s</pre>' % (
+            e(r['id']), linked('%s:%d' % (e(r['file']), r['line']), r['file'], r['line']),
+            e(r['function']), e(r['operator']),
             ' (explained)' if r['why'] else '',
             '<p>%s</p>' % e(r['why']) if r['why'] else '', e(r['diff'])))
     h.append('</body></html>')
@@ -1195,6 +1214,7 @@ def main():
     t.add_argument('--commit', required=True)
     t.add_argument('--html')
     t.add_argument('--explained', default=EXPLAINED)
+    t.add_argument('--coverage-html')
     pr = sub.add_parser('pristine')
     pr.add_argument('results')
     pr.add_argument('work')

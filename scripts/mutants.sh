@@ -29,7 +29,9 @@
 # COVERAGE, named as the setup with `,` and `:` made `_`, only on the setups
 # that run the mutant's lines); the outcome goes to the store, and the
 # figures of every run so far (`mutants-gen.py report`) close the output, with
-# MUTANTS_HTML=FILE as HTML too.  Generated survivors do not fail the run.
+# MUTANTS_HTML=FILE as HTML too (default with COVERAGE: mutants.html beside
+# it, each mutant linked to its line in the coverage report's html/).
+# Generated survivors do not fail the run.
 set -eu
 
 GENERATE=0
@@ -164,7 +166,12 @@ generated()
 		printf '%-36s %4s s  %s %s\n' "$id" "$took" "$verdict" "$detail"
 	done <"$GEN_WORK/picked"
 	"$GEN" end --db "$db" --run "$run"
-	"$GEN" report --db "$db" --commit "$commit" ${MUTANTS_HTML:+--html "$MUTANTS_HTML"}
+	# Beside a coverage report, the HTML goes with it and links to its lines.
+	covdir=
+	[ -z "${COVERAGE:-}" ] || covdir=$(dirname "$COVERAGE")
+	[ -n "${MUTANTS_HTML:-}" ] || [ -z "$covdir" ] || MUTANTS_HTML=$covdir/mutants.html
+	"$GEN" report --db "$db" --commit "$commit" ${MUTANTS_HTML:+--html "$MUTANTS_HTML"} \
+		${covdir:+--coverage-html "$covdir/html"}
 	return $gen_status
 }
 

@@ -377,6 +377,17 @@ class Fixture(unittest.TestCase):
                         block(byid[s1[1]], 'wrongly'))
             rep, line = report(expl)
             self.assertEqual(line[7:], ['4', '0', '1', '0', '100.0%'])
+            # The HTML links each mutant to its line in the coverage report's pages.
+            page = os.path.join(tmp, 'cov', 'html', 'fsave', byid[s1[0]].file + '.gcov.html')
+            os.makedirs(os.path.dirname(page))
+            open(page, 'w').close()
+            subprocess.run([GEN, 'report', '--db', db_path, '--commit', COMMIT, '--html',
+                            os.path.join(tmp, 'cov', 'mutants.html'), '--coverage-html',
+                            os.path.join(tmp, 'cov', 'html'), '--explained', expl],
+                           capture_output=True, check=True)
+            with open(os.path.join(tmp, 'cov', 'mutants.html')) as f:
+                self.assertIn('href="html/fsave/%s.gcov.html#%d"' % (byid[s1[0]].file,
+                                                                    byid[s1[0]].line), f.read())
             self.assertIn('survivors (0):', rep)
             self.assertIn('explained (1):', rep)
             self.assertIn('why: it cannot be seen', rep)
