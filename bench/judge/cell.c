@@ -181,10 +181,20 @@ int cells_from_report(const struct console_report *r, enum cell_boot_end end,
 		c->no_init = !r->reached_init;
 		c->reason = boot_reason(r, end);
 		c->duration_s = boot_seconds;
-	} else if (r->finished && (plan = plan_mismatch(r))) {
-		struct matrix_cell *c = cell_add(cells, ncells, "ktap_plan", VERDICT_FAIL);
+	} else {
+		if (r->finished && (plan = plan_mismatch(r))) {
+			struct matrix_cell *c = cell_add(cells, ncells, "ktap_plan", VERDICT_FAIL);
 
-		c->reason = plan;
+			c->reason = plan;
+		}
+		/* A warning or oops that no test owns (at init's start, at reboot) is still one. */
+		if (r->crash_outside) {
+			struct matrix_cell *c = cell_add(cells, ncells, "boot", VERDICT_CRASH);
+
+			c->crash = xstrdup(r->crash_outside);
+			c->reason = xstrdup("a crash report outside every test");
+			c->duration_s = boot_seconds;
+		}
 	}
 
 	/* A setup that does not give the FPU path it claims would test nothing. */

@@ -47,7 +47,9 @@ enum cell_boot_end {
  *
  * A test the boot ended in is CRASH (TIMEOUT after the time limit, FAIL
  * for a console flood) unless a crash report names it anyway; a boot that
- * ended outside every test is a "boot" cell alike.  When init said "done",
+ * ended outside every test is a "boot" cell alike, as is a crash report
+ * outside every test's window in a boot that went on (CRASH, with its
+ * title).  When init said "done",
  * the results must be the plan's tests from the resumed one on, each once;
  * otherwise a "ktap_plan" cell fails and names the missing and extra ones.
  */

@@ -127,6 +127,8 @@ static void crash_titles(struct scanner *sc)
 
 		if (test != NO_TEST && !sc->r->tests[test].crash)
 			sc->r->tests[test].crash = xstrdup(title);
+		if (test == NO_TEST && !sc->r->crash_outside)
+			sc->r->crash_outside = xstrdup(title);
 		if (!sc->r->crash)
 			sc->r->crash = xstrdup(title);
 	}
@@ -409,5 +411,6 @@ void console_report_free(struct console_report *r)
 	free(r->tests);
 	free(r->cpu_line);
 	free(r->crash);
+	free(r->crash_outside);
 	free(r);
 }

@@ -26,7 +26,8 @@
  *    begin) to the next begin or "done".  A crash report that starts in the
  *    window makes the test CRASH whatever its result line said: this also
  *    catches the child's exit and init's reaping.  Reports outside every
- *    window only set report->crash.
+ *    window (before the first begin, after "done") set report->crash and
+ *    report->crash_outside.
  *  - A test that began and has no result: if "done" or a later begin
  *    follows, it is ERROR "no result line"; otherwise it is `running`, and
  *    its status is CRASH when a report appeared, else VERDICT_ERROR as a
@@ -78,6 +79,7 @@ struct console_report {
 	const char *fpu_mode;	/* "FSAVE", "FXSAVE", "XSAVE" from x86/fpu boot lines, or NULL */
 	char *cpu_line;		/* text after "# fpubench: cpu ", or NULL */
 	char *crash;		/* title of the first crash report overall, or NULL */
+	char *crash_outside;	/* title of the first one outside every test's window, or NULL */
 	int running;		/* index of the test that began and has no result, 0 if none */
 	struct console_test *tests;	/* in order of appearance */
 	size_t ntests;

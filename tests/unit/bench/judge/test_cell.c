@@ -304,6 +304,54 @@ static void test_reboots_and_silence_are_never_a_pass(void **state)
 	cells_free(&cs);
 }
 
+/*
+ * A WARNING that no test owns still fails the boot: this one, from a real
+ * 486 guest's console (a generated mutant of fpregs_assert_state_consistent(),
+ * 6.1.192, 2026-12-06), came at init's first return to user space, before
+ * any test began; every test then passed.
+ */
+static void test_crash_outside_tests_is_a_boot_cell(void **state)
+{
+	static const char warning[] =
+		"[    0.533703] Run /init as init process\n"
+		"[    0.577751] ------------[ cut here ]------------\n"
+		"[    0.577751] WARNING: CPU: 0 PID: 1 at ../../../trees/debian-6.1.192/arch/x86/kernel/fpu/core.c:799 fpregs_assert_state_consistent+0x25/0x28\n"
+		"[    0.577751] Modules linked in:\n"
+		"[    0.577751] CPU: 0 PID: 1 Comm: init Not tainted 6.1.192 #190 \n"
+		"[    0.577751] EIP: fpregs_assert_state_consistent+0x25/0x28\n"
+		"[    0.577751] Call Trace:\n"
+		"[    0.577751]  ? exit_to_user_mode_prepare+0x56/0xc8\n"
+		"[    0.577751]  ? rest_init+0x6f/0x6f\n"
+		"[    0.577751]  ? syscall_exit_to_user_mode+0x12/0x19\n"
+		"[    0.577751]  ? ret_from_fork+0x10/0x30\n"
+		"[    0.577751] ---[ end trace 0000000000000000 ]---\n";
+	struct cells cs;
+
+	(void)state;
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 fpu_seed\n"
+			"ok 1 fpu_seed\n# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cs.n, 1);
+	cells_free(&cs);
+
+	char *text = malloc(sizeof(warning) + 200);
+
+	assert_non_null(text);
+	strcpy(text, FSAVE_BOOT);
+	strcat(text, warning);
+	strcat(text, "KTAP version 1\n1..1\n# fpubench: begin 1 fpu_seed\nok 1 fpu_seed\n"
+		     "# fpubench: done\n");
+	cells_from(&cs, text, STOPPED, true);
+	assert_int_equal(cs.n, 2);
+	assert_string_equal(cs.c[0].test, "fpu_seed");
+	assert_int_equal(cs.c[0].status, VERDICT_PASS);
+	assert_string_equal(cs.c[1].test, "boot");
+	assert_int_equal(cs.c[1].status, VERDICT_CRASH);
+	assert_string_equal(cs.c[1].crash, "WARNING in fpregs_assert_state_consistent");
+	assert_string_equal(cs.c[1].fpu_mode, "FSAVE");
+	cells_free(&cs);
+	free(text);
+}
+
 static void test_wrong_fpu_mode_is_an_error(void **state)
 {
 	struct cells cs;
@@ -333,6 +381,7 @@ int main(void)
 		cmocka_unit_test(test_flood_outside_tests_fails_the_boot),
 		cmocka_unit_test(test_reboots_and_silence_are_never_a_pass),
 		cmocka_unit_test(test_wrong_fpu_mode_is_an_error),
+		cmocka_unit_test(test_crash_outside_tests_is_a_boot_cell),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
