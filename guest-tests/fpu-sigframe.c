@@ -23,7 +23,8 @@
  *     registers), then `status` (the FSW) and `magic` (X86_FXSR_MAGIC, 0,
  *     in an FXSR frame; in an FSAVE one the upper half of the stored FSW);
  *     with FXSR (AT_HWCAP) the FXSR image follows, 64-byte aligned, with
- *     the same x87 state and MXCSR;
+ *     the same x87 state and MXCSR; an rt frame's uc_flags is UC_FP_XSTATE
+ *     exactly when the kernel uses XSAVE;
  *   - at sigreturn with FXSR the header's x87 state wins over the FXSR
  *     image's (convert_to_fxsr()); `status`, `magic` and, without XSAVE,
  *     sw_reserved are not read (with XSAVE a zero magic1 means "FXSR only").
@@ -140,6 +141,7 @@ static const struct fpstate_spec sf_own = {		/* each handler's last, before it r
 /* What one handler saw. */
 struct sf_level {
 	int count;
+	int uc_flags;		/* an rt frame's; -1 in an old one */
 	uint32_t frame, fpstate;
 	struct x87_fsave header;
 	uint16_t status, magic;
@@ -186,11 +188,12 @@ static long sf_remap(uint32_t addr)
 	return sf_mmap((void *)addr, SF_MAP_SIZE - off, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
 }
 
-static void sf_record(struct sf_level *l, const struct _fpstate *fp, uint32_t frame)
+static void sf_record(struct sf_level *l, const struct _fpstate *fp, uint32_t frame, int uc_flags)
 {
 	const uint8_t *fx = (const uint8_t *)fp + SF_FXSR_OFFSET;
 
 	l->count++;
+	l->uc_flags = uc_flags;
 	l->frame = frame;
 	l->fpstate = (uint32_t)fp;
 	fpstate_from_frame(&l->header, fp);
@@ -228,7 +231,7 @@ static void sf_write(struct _fpstate *fp, const struct fpstate_spec *spec, bool 
 		((uint8_t *)&fp->sw_reserved)[i] = 0;
 }
 
-static void sf_handle(struct _fpstate *fp, uint32_t frame)
+static void sf_handle(struct _fpstate *fp, uint32_t frame, int uc_flags)
 {
 	struct sf_level *l = &sf_report.level[sf_depth];
 	long err = 0;
@@ -237,7 +240,7 @@ static void sf_handle(struct _fpstate *fp, uint32_t frame)
 		sf_probe_fpstate = (uint32_t)fp;
 		return;
 	}
-	sf_record(l, fp, frame);
+	sf_record(l, fp, frame, uc_flags);
 	if (sf_depth++ == 0 && sf_case->nested) {
 		fpstate_load(&sf_outer);
 		x87_snapshot(&sf_report.outer_at);
@@ -254,15 +257,16 @@ static void sf_handle(struct _fpstate *fp, uint32_t frame)
 
 static void sf_handle_rt(int sig, siginfo_t *info, void *ucontext)
 {
+	struct ucontext *uc = ucontext;
+
 	(void)sig;
-	sf_handle(((struct ucontext *)ucontext)->uc_mcontext.fpstate,
-		  signal_rt_frame(info));
+	sf_handle(uc->uc_mcontext.fpstate, signal_rt_frame(info), (int)uc->uc_flags);
 }
 
 static void sf_handle_old(int sig, struct sigcontext sc)
 {
 	(void)sig;
-	sf_handle(sc.fpstate, signal_old_frame(&sc));
+	sf_handle(sc.fpstate, signal_old_frame(&sc), -1);
 }
 
 static long sf_install(int sig, bool old, unsigned long flags)
@@ -403,6 +407,8 @@ static void sf_check_frame(struct ktap_check *check, const char *what, const cha
 			   const struct sf_level *l, const struct x87_fsave *want, bool keeps_fip)
 {
 	bool want_fxsr = (auxv_get(AT_HWCAP) & AUXV_HWCAP_FXSR) != 0;
+	struct cpu_info cpu;
+	int want_uc_flags = cpu_identify(&cpu) && (cpu.ecx & CPU_ECX_OSXSAVE) ? UC_FP_XSTATE : 0;
 	uint16_t want_magic = l->fxsr ? 0 : (uint16_t)(l->header.env.sw >> 16);
 	int reg = fpstate_first_st_difference(want, &l->header);
 
@@ -421,6 +427,9 @@ static void sf_check_frame(struct ktap_check *check, const char *what, const cha
 			  (uint16_t)l->header.env.sw, l->status);
 	ktap_check_expect(check, l->magic == want_magic, "expected the %s's magic 0x%04x, got 0x%04x",
 			  what, want_magic, l->magic);
+	ktap_check_expect(check, l->uc_flags < 0 || l->uc_flags == want_uc_flags,
+			  "expected the %s's uc_flags 0x%x (UC_FP_XSTATE with XSAVE), got 0x%x", what,
+			  want_uc_flags, l->uc_flags);
 	ktap_check_expect(check, l->fxsr == want_fxsr, "expected an %s image in the %s (AT_HWCAP), "
 			  "got the other", want_fxsr ? "FXSR" : "FSAVE", what);
 	if (l->fxsr)

@@ -12,7 +12,8 @@
  *     with access_ok() over its whole size (fpu__alloc_mathframe() gives
  *     it): an image that would reach the kernel's part (0xc0000000 on
  *     i386) is refused, also when the rest of the frame is in mapped user
- *     memory; an image that faults for good (an unmapped page) is refused;
+ *     memory; an image that faults for good (an unmapped or read-only
+ *     page, also only part of it) is refused;
  *   - a frame that would leave the sigaltstack it is on is refused
  *     ("overflowed sigaltstack"), even if the memory below is mapped;
  *   - a refused frame gives SIGSEGV (force_sigsegv()); with SIGSEGV at its
@@ -30,7 +31,10 @@
  * (`old_*`, `rt_*`): `esp_kernel` (%esp at 0xc0001000), `esp_unmapped` (in
  * a page just unmapped), `esp_straddle` (%esp 64 bytes above 0xc0000000,
  * the page below mapped: the image would cross into the kernel's part, the
- * frame's other words not), `altstack_overflow` (%esp 64 bytes above the
+ * frame's other words not), `esp_readonly` (in a read-only page),
+ * `esp_page_cross` (64 bytes into a page just unmapped, the page below
+ * mapped: the kernel's write faults part way, its clearing of the image
+ * faults for good), `altstack_overflow` (%esp 64 bytes above the
  * bottom of the sigaltstack, on it, with a mapped page below).  The child
  * moves %esp there and sends itself SIGUSR1: it must die of SIGSEGV.
  * `minsigstksz`: for each byte offset 0-63 of the sigaltstack's bottom
@@ -65,6 +69,8 @@ enum ss_how {
 	SS_ESP_KERNEL,
 	SS_ESP_UNMAPPED,
 	SS_ESP_STRADDLE,
+	SS_ESP_READONLY,
+	SS_ESP_PAGE_CROSS,
 	SS_ALTSTACK_OVERFLOW,
 };
 
@@ -81,6 +87,10 @@ static const struct ss_case ss_cases[] = {
 	{ "old_esp_unmapped", true, SS_ESP_UNMAPPED },
 	{ "rt_esp_straddle", false, SS_ESP_STRADDLE },
 	{ "old_esp_straddle", true, SS_ESP_STRADDLE },
+	{ "rt_esp_readonly", false, SS_ESP_READONLY },
+	{ "old_esp_readonly", true, SS_ESP_READONLY },
+	{ "rt_esp_page_cross", false, SS_ESP_PAGE_CROSS },
+	{ "old_esp_page_cross", true, SS_ESP_PAGE_CROSS },
 	{ "rt_altstack_overflow", false, SS_ALTSTACK_OVERFLOW },
 	{ "old_altstack_overflow", true, SS_ALTSTACK_OVERFLOW },
 };
@@ -138,6 +148,15 @@ static uint32_t ss_place(const struct ss_case *c, long *err)
 		m = ss_map((void *)(SS_KERNEL_START - SS_PAGE), SS_PAGE, MAP_FIXED_NOREPLACE);
 		*err = ss_failed(m) && m != -EEXIST ? m : 0;
 		return SS_KERNEL_START + 64;
+	case SS_ESP_READONLY:
+		m = sys_mmap(NULL, SS_PAGE, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		*err = ss_failed(m) ? m : 0;
+		return (uint32_t)m + SS_PAGE / 2;
+	case SS_ESP_PAGE_CROSS:
+		/* The image's first bytes on a mapped page, the rest on an unmapped one. */
+		m = ss_map(NULL, 2 * SS_PAGE, 0);
+		*err = ss_failed(m) ? m : sys_munmap((void *)(m + SS_PAGE), SS_PAGE);
+		return (uint32_t)m + SS_PAGE + 64;
 	case SS_ALTSTACK_OVERFLOW:
 		m = ss_map(NULL, 3 * SS_PAGE, 0);
 		ss = (stack_t){ .ss_sp = (void *)(m + SS_PAGE), .ss_size = SS_PAGE };
