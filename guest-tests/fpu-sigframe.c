@@ -42,7 +42,12 @@
  * also writes status, magic, the FXSR image's x87 part and sw_reserved);
  * `nested_on_altstack` (an rt handler on the sigaltstack gets an old-frame
  * SIGUSR2 there) and `nested_to_altstack` (an old-frame handler on the
- * task's stack gets an rt SIGUSR2, which goes to the sigaltstack).  Each
+ * task's stack gets an rt SIGUSR2, which goes to the sigaltstack);
+ * `rt_traced_*` and `old_traced_*`, `fresh` and `refault` again under a
+ * tracer that stops the child at every syscall's entry and exit
+ * (PTRACE_SYSCALL) and passes its signals on, so that the frame is built
+ * and sigreturn runs with the registers not loaded (TIF_NEED_FPU_LOAD):
+ * fpregs_restore_userregs() before the write, the load's own paths.  Each
  * checks that the handlers ran once, where the frames are, each frame's
  * image against the state at the signal (the pointers only where the CPU
  * keeps FIP through fnsave and frstor, not under QEMU's TCG), and the state
@@ -60,6 +65,7 @@
 
 #include <asm-generic/fcntl.h>
 #include <linux/mman.h>
+#include <linux/ptrace.h>
 #include <linux/signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -84,21 +90,26 @@ struct sf_case {
 	enum sf_place place;
 	bool scribble;		/* the handler writes status, magic, FXSR x87 part, sw_reserved */
 	bool nested;		/* a SIGUSR2 of the other frame, SA_ONSTACK, inside the handler */
+	bool traced;		/* under PTRACE_SYSCALL: switched out at every syscall and signal */
 };
 
 static const struct sf_case sf_cases[] = {
-	{ "rt_stack", false, SF_STACK, false, false },
-	{ "old_stack", true, SF_STACK, false, false },
-	{ "rt_scribble", false, SF_STACK, true, false },
-	{ "old_scribble", true, SF_STACK, true, false },
-	{ "rt_altstack_fresh", false, SF_FRESH, false, false },
-	{ "old_altstack_fresh", true, SF_FRESH, false, false },
-	{ "rt_altstack_straddle", false, SF_STRADDLE, false, false },
-	{ "old_altstack_straddle", true, SF_STRADDLE, false, false },
-	{ "rt_altstack_refault", false, SF_REFAULT, false, false },
-	{ "old_altstack_refault", true, SF_REFAULT, false, false },
-	{ "nested_on_altstack", false, SF_FRESH, false, true },
-	{ "nested_to_altstack", true, SF_STACK, false, true },
+	{ "rt_stack", false, SF_STACK, false, false, false },
+	{ "old_stack", true, SF_STACK, false, false, false },
+	{ "rt_scribble", false, SF_STACK, true, false, false },
+	{ "old_scribble", true, SF_STACK, true, false, false },
+	{ "rt_altstack_fresh", false, SF_FRESH, false, false, false },
+	{ "old_altstack_fresh", true, SF_FRESH, false, false, false },
+	{ "rt_altstack_straddle", false, SF_STRADDLE, false, false, false },
+	{ "old_altstack_straddle", true, SF_STRADDLE, false, false, false },
+	{ "rt_altstack_refault", false, SF_REFAULT, false, false, false },
+	{ "old_altstack_refault", true, SF_REFAULT, false, false, false },
+	{ "nested_on_altstack", false, SF_FRESH, false, true, false },
+	{ "nested_to_altstack", true, SF_STACK, false, true, false },
+	{ "rt_traced_fresh", false, SF_FRESH, false, false, true },
+	{ "old_traced_fresh", true, SF_FRESH, false, false, true },
+	{ "rt_traced_refault", false, SF_REFAULT, false, false, true },
+	{ "old_traced_refault", true, SF_REFAULT, false, false, true },
 };
 
 static const long double sf_task_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10, -1.5L,
@@ -348,10 +359,15 @@ static long sf_setup_stack(void)
 
 static int sf_child(int write_fd, void *arg)
 {
-	long err;
+	long err = 0;
 
 	sf_case = arg;
-	err = sf_install(SIGUSR1, sf_case->old, sf_case->place == SF_STACK ? 0 : SA_ONSTACK);
+	if (sf_case->traced) {
+		err = sys_ptrace(PTRACE_TRACEME, 0, 0, 0);
+		sys_kill((int)sys_getpid(), SIGSTOP);	/* the tracer goes on with PTRACE_SYSCALL */
+	}
+	if (err == 0)
+		err = sf_install(SIGUSR1, sf_case->old, sf_case->place == SF_STACK ? 0 : SA_ONSTACK);
 	if (err == 0 && sf_case->nested)
 		err = sf_install(SIGUSR2, !sf_case->old, SA_ONSTACK);
 	if (err == 0)
@@ -463,22 +479,57 @@ static void sf_check_places(struct ktap_check *check, const struct sf_case *c,
 				  i->fpstate);
 }
 
+/*
+ * Stops the tracee at every syscall's entry and exit and passes its
+ * signals on, so that it is switched out at each: the kernel then builds
+ * the frame and runs sigreturn with TIF_NEED_FPU_LOAD set.  Its wait status
+ * at the end, or -errno.
+ */
+static long sf_trace(long pid)
+{
+	long status = proc_wait(pid), err = 0;
+	int sig;
+
+	if (status == (SIGSTOP << 8 | 0x7f))
+		err = sys_ptrace(PTRACE_SETOPTIONS, (int)pid, 0, PTRACE_O_TRACESYSGOOD);
+	while (err == 0 && status >= 0 && (status & 0xff) == 0x7f) {
+		sig = (int)(status >> 8) & 0xff;
+		err = sys_ptrace(PTRACE_SYSCALL, (int)pid, 0,
+				 sig == (SIGTRAP | 0x80) || sig == SIGSTOP ? 0 : (unsigned long)sig);
+		if (err == 0)
+			status = proc_wait(pid);
+	}
+	return err ? err : status;
+}
+
+static long sf_start(const struct sf_case *c, struct sf_report *r, long *got)
+{
+	struct proc_child child;
+	long status, err = proc_start(&child, sf_child, (void *)c);
+
+	if (err)
+		return err;
+	if (!c->traced)
+		return proc_finish(&child, r, sizeof(*r), got);
+	/* The report fits the pipe's buffer: the tracee ends before it is read. */
+	status = sf_trace(child.pid);
+	*got = proc_read(child.read_fd, r, sizeof(*r));
+	sys_close(child.read_fd);
+	return status;
+}
+
 static void sf_run_case(struct ktap *subtests, const struct sf_case *c, bool keeps_fip)
 {
 	struct ktap_check check;
-	struct proc_child child;
 	static struct sf_report r;
 	struct x87_fsave written, inner;
-	long err, status = -1, got = 0;
+	long status, got = 0;
 
 	r = (struct sf_report){ .err = -1 };
-	err = proc_start(&child, sf_child, (void *)c);
-	if (err == 0)
-		status = proc_finish(&child, &r, sizeof(r), &got);
+	status = sf_start(c, &r, &got);
 	ktap_check_begin(&check);
-	ktap_check_expect(&check, err == 0, "expected fork to succeed, got %ld", err);
-	ktap_check_expect(&check, status == 0, "expected the child to exit 0, got wait status 0x%lx",
-			  status);
+	ktap_check_expect(&check, status == 0, "expected the child to exit 0, got wait status 0x%lx "
+			  "(or error)", status);
 	ktap_check_expect(&check, got == (long)sizeof(r) && r.err == 0,
 			  "expected a whole report without error, got %ld bytes, error %ld", got, r.err);
 	if (got == (long)sizeof(r)) {
