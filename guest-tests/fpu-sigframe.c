@@ -24,7 +24,8 @@
  *     in an FXSR frame; in an FSAVE one the upper half of the stored FSW);
  *     with FXSR (AT_HWCAP) the FXSR image follows, 64-byte aligned, with
  *     the same x87 state and MXCSR; an rt frame's uc_flags is UC_FP_XSTATE
- *     exactly when the kernel uses XSAVE;
+ *     exactly when the kernel uses XSAVE; the image lies right above the
+ *     frame and, on a stack the signal switched to, right below its top;
  *   - at sigreturn with FXSR the header's x87 state wins over the FXSR
  *     image's (convert_to_fxsr()); `status`, `magic` and, without XSAVE,
  *     sw_reserved are not read (with XSAVE a zero magic1 means "FXSR only").
@@ -76,6 +77,12 @@
 #define SF_FILE "/fpubench-sigframe"
 #define SF_FXSR_OFFSET 112u	/* the FXSR image after the fsave header, status and magic */
 #define SF_MXCSR_DEFAULT 0x1f80
+#define SF_FSAVE_SIZE 112u	/* the fsave image, status and magic */
+#define SF_FXSR_SIZE (112u + 512u)
+/* i386's struct rt_sigframe: pretcode, sig, pinfo, puc, siginfo, ucontext (116), retcode. */
+#define SF_RT_FRAME_SIZE 268u
+/* struct sigframe: pretcode, sig, sigcontext, an unused _fpstate (624), extramask, retcode. */
+#define SF_OLD_FRAME_SIZE 732u
 
 enum sf_place {
 	SF_STACK,	/* the task's own stack */
@@ -112,42 +119,28 @@ static const struct sf_case sf_cases[] = {
 	{ "old_traced_refault", true, SF_REFAULT, false, false, true },
 };
 
+#define SF_SPEC(cw_, sw_, values_) \
+	{ .cw = (cw_), .sw_flags = (sw_), .count = ARRAY_SIZE(values_), .values = (values_) }
+
+/* Before the signal. */
 static const long double sf_task_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10, -1.5L,
 					      0.125L, 3.0L, -7.25e300L };
-static const struct fpstate_spec sf_task = {		/* before the signal */
-	.cw = 0x0f7f,
-	.sw_flags = X87_SW_C1 | X87_SW_C3 | X87_SW_PE,
-	.count = ARRAY_SIZE(sf_task_values),
-	.values = sf_task_values,
-};
+static const struct fpstate_spec sf_task =
+	SF_SPEC(0x0f7f, X87_SW_C1 | X87_SW_C3 | X87_SW_PE, sf_task_values);
+/* What the handler writes into the outer frame. */
 static const long double sf_written_values[] = { 1e-300L, -FPSTATE_PI, 42.0L, 0.75L,
 						 -FPSTATE_E, 1e4000L, -2.5L, 65536.0L };
-static const struct fpstate_spec sf_written = {		/* into the outer frame */
-	.cw = 0x027f,
-	.sw_flags = X87_SW_C1 | X87_SW_PE | X87_SW_UE,
-	.count = ARRAY_SIZE(sf_written_values),
-	.values = sf_written_values,
-};
+static const struct fpstate_spec sf_written =
+	SF_SPEC(0x027f, X87_SW_C1 | X87_SW_PE | X87_SW_UE, sf_written_values);
+/* The outer handler's, at the SIGUSR2. */
 static const long double sf_outer_values[] = { 5.0L, -6.0L, 7.0L };
-static const struct fpstate_spec sf_outer = {		/* the outer handler's, at the SIGUSR2 */
-	.cw = 0x0c7f,
-	.sw_flags = X87_SW_C3 | X87_SW_PE,
-	.count = ARRAY_SIZE(sf_outer_values),
-	.values = sf_outer_values,
-};
+static const struct fpstate_spec sf_outer = SF_SPEC(0x0c7f, X87_SW_C3 | X87_SW_PE, sf_outer_values);
+/* What the SIGUSR2 handler writes into its frame. */
 static const long double sf_inner_values[] = { 0.5L, 1e100L, -3.0L, 9.0L, FPSTATE_PI };
-static const struct fpstate_spec sf_inner = {		/* into the inner frame */
-	.cw = 0x077f,
-	.sw_flags = X87_SW_C1 | X87_SW_PE,
-	.count = ARRAY_SIZE(sf_inner_values),
-	.values = sf_inner_values,
-};
+static const struct fpstate_spec sf_inner = SF_SPEC(0x077f, X87_SW_C1 | X87_SW_PE, sf_inner_values);
+/* Each handler's last, before it returns. */
 static const long double sf_own_values[] = { FPSTATE_TEN_TO_10 };
-static const struct fpstate_spec sf_own = {		/* each handler's last, before it returns */
-	.cw = 0x037f,
-	.count = ARRAY_SIZE(sf_own_values),
-	.values = sf_own_values,
-};
+static const struct fpstate_spec sf_own = SF_SPEC(0x037f, 0, sf_own_values);
 
 /* What one handler saw. */
 struct sf_level {
@@ -160,6 +153,7 @@ struct sf_level {
 	uint32_t fx_env[2];	/* FCW | FSW << 16, abridged tag | opcode << 16 */
 	uint32_t mxcsr;
 	uint8_t fx_st[8][10];
+	uint32_t sw_magic1, sw_xstate_size;	/* an FXSR image's sw_reserved */
 };
 
 /* What the child sends back. */
@@ -215,6 +209,8 @@ static void sf_record(struct sf_level *l, const struct _fpstate *fp, uint32_t fr
 		return;
 	fpstate_copy(l->fx_env, fx, sizeof(l->fx_env));
 	fpstate_copy(&l->mxcsr, fx + 24, sizeof(l->mxcsr));
+	l->sw_magic1 = fp->sw_reserved.magic1;
+	l->sw_xstate_size = fp->sw_reserved.xstate_size;
 	for (unsigned int i = 0; i < 8; i++)
 		fpstate_copy(l->fx_st[i], fx + 32 + 16 * i, 10);
 }
@@ -384,13 +380,6 @@ static int sf_child(int write_fd, void *arg)
 	return proc_write(write_fd, &sf_report, sizeof(sf_report)) < 0;
 }
 
-static bool sf_pointers_equal(const struct x87_fsave *a, const struct x87_fsave *b)
-{
-	/* FCS and FOS are 16 bits; the opcode is bits 16-26 of the FCS word. */
-	return a->env.ip == b->env.ip && (a->env.cs & 0x07ffffff) == (b->env.cs & 0x07ffffff) &&
-	       a->env.dp == b->env.dp && (uint16_t)a->env.ds == (uint16_t)b->env.ds;
-}
-
 /* An FXSR frame's own image: the header's x87 state, and MXCSR untouched. */
 static void sf_check_fxsr(struct ktap_check *check, const char *what, const struct sf_level *l)
 {
@@ -418,7 +407,7 @@ static void sf_check_fxsr(struct ktap_check *check, const char *what, const stru
 				  SF_MXCSR_DEFAULT, l->mxcsr);
 }
 
-/* One handler's frame (`what`, "in the `what`" as `where`): its image is `want`, the state at the signal. */
+/* One handler's frame (`where`: "in the `what`"): its image is `want`, the state at the signal. */
 static void sf_check_frame(struct ktap_check *check, const char *what, const char *where,
 			   const struct sf_level *l, const struct x87_fsave *want, bool keeps_fip)
 {
@@ -436,7 +425,7 @@ static void sf_check_frame(struct ktap_check *check, const char *what, const cha
 	ktap_check_expect(check, reg < 0, "expected all eight registers %s, st%d differs", where,
 			  reg);
 	if (keeps_fip)
-		ktap_check_expect(check, sf_pointers_equal(want, &l->header),
+		ktap_check_expect(check, fpstate_pointers_equal(want, &l->header),
 				  "expected the %s's FIP, FCS, opcode, FOO, FOS to be the CPU's", what);
 	ktap_check_expect(check, l->status == (uint16_t)l->header.env.sw,
 			  "expected the %s's status 0x%04x (its FSW), got 0x%04x", what,
@@ -452,12 +441,45 @@ static void sf_check_frame(struct ktap_check *check, const char *what, const cha
 		sf_check_fxsr(check, what, l);
 }
 
+/*
+ * One frame's layout (get_sigframe(), fpu__alloc_mathframe()): the handler
+ * entered with (%esp + 4) a multiple of 16 (the i386 ABI), the image right
+ * above the frame, 64-byte aligned (its FXSR part in an FXSR frame), and,
+ * when the signal switched to a stack whose top is `top`, ending less than 64
+ * bytes below it.
+ */
+static void sf_check_layout(struct ktap_check *check, const char *what, const struct sf_level *l,
+			    uint32_t top)
+{
+	uint32_t frame_size = l->uc_flags < 0 ? SF_OLD_FRAME_SIZE : SF_RT_FRAME_SIZE;
+	/* With XSAVE the xstate and FP_XSTATE_MAGIC2 (xstate_sigframe_size()). */
+	uint32_t image = !l->fxsr ? SF_FSAVE_SIZE
+			 : l->sw_magic1 == FP_XSTATE_MAGIC1 && l->sw_xstate_size > 512
+			 ? SF_FXSR_OFFSET + l->sw_xstate_size + 4 : SF_FXSR_SIZE;
+	uint32_t aligned = l->fpstate + (l->fxsr ? SF_FXSR_OFFSET : 0);
+
+	if (l->count == 0)
+		return;
+	ktap_check_expect(check, (l->frame + 4) % 16 == 0, "expected the %s's handler to start with "
+			  "(%%esp + 4) a multiple of 16, got %%esp 0x%08x", what, l->frame);
+	ktap_check_expect(check, aligned % 64 == 0, "expected the %s's image 64-byte aligned, got "
+			  "0x%08x", what, aligned);
+	ktap_check_expect(check, l->fpstate - l->frame >= frame_size &&
+			  l->fpstate - l->frame < frame_size + 16,
+			  "expected the %s's image right above its %u bytes, got frame 0x%08x, image "
+			  "0x%08x", what, frame_size, l->frame, l->fpstate);
+	if (top)
+		ktap_check_expect(check, top - l->fpstate >= image && top - l->fpstate < image + 64,
+				  "expected the %s's %u-byte image less than 64 bytes below the stack's "
+				  "top 0x%08x, got it at 0x%08x", what, image, top, l->fpstate);
+}
+
 static bool sf_on_altstack(const struct sf_report *r, uint32_t addr)
 {
 	return addr > r->alt_lo && addr < r->alt_hi;
 }
 
-/* Where the frames are: each on the sigaltstack exactly when its signal switches there or is nested on it. */
+/* Where the frames are: on the sigaltstack exactly when the signal switches or is nested there. */
 static void sf_check_places(struct ktap_check *check, const struct sf_case *c,
 			    const struct sf_report *r)
 {
@@ -477,6 +499,9 @@ static void sf_check_places(struct ktap_check *check, const struct sf_case *c,
 				  "expected the SIGUSR2 frame on the sigaltstack%s, got it at 0x%08x, image at "
 				  "0x%08x", outer_alt ? " below the SIGUSR1 frame" : "", i->frame,
 				  i->fpstate);
+	sf_check_layout(check, "SIGUSR1 frame", o, outer_alt ? r->alt_hi : 0);
+	if (c->nested)
+		sf_check_layout(check, "SIGUSR2 frame", i, outer_alt ? 0 : r->alt_hi);
 }
 
 /*
