@@ -159,14 +159,6 @@ static bool full_registers_equal(const struct x87_fsave *a, const struct x87_fsa
 	return true;
 }
 
-/* FIP, FCS with the opcode above it, FOO and FOS: the env's last four words. */
-static bool full_pointers_equal(const struct x87_fsave *a, const struct x87_fsave *b)
-{
-	/* FCS and FOS are 16 bits; the opcode is bits 16-26 of the FCS word. */
-	return a->env.ip == b->env.ip && (a->env.cs & 0x07ffffff) == (b->env.cs & 0x07ffffff) &&
-	       a->env.dp == b->env.dp && (uint16_t)a->env.ds == (uint16_t)b->env.ds;
-}
-
 static void full_note_pointers(struct ktap_check *check, const char *label,
 			       const struct x87_fsave *image)
 {
@@ -258,7 +250,7 @@ static void full_check_pointers(struct ktap *subtests, const struct x87_fsave *c
 		return;
 	}
 	ktap_check_begin(&check);
-	ktap_check_expect(&check, full_pointers_equal(cpu, frame),
+	ktap_check_expect(&check, fpstate_pointers_equal(cpu, frame),
 			  "expected the frame's FIP, FCS, opcode, FOO and FOS to be the CPU's, got others");
 	ktap_check_expect(&check, cpu->env.ip == fcom_addr,
 			  "expected FIP 0x%08x (the fcoml), got 0x%08x", fcom_addr, cpu->env.ip);
@@ -369,7 +361,7 @@ static void full_check_after(struct ktap *subtests, const char *name, const char
 	ktap_check_expect(&check, same, "expected ST(0)..ST(7) %s as written, st%d differs", where,
 			  reg);
 	if (pointers) {
-		ktap_check_expect(&check, full_pointers_equal(want, got),
+		ktap_check_expect(&check, fpstate_pointers_equal(want, got),
 				  "expected FIP, FCS, opcode, FOO and FOS %s unchanged, got others",
 				  where);
 		full_note_pointers(&check, "before", want);

@@ -62,6 +62,22 @@ static int fpstate_first_register_difference(const struct x87_fsave *want,
 	return -1;
 }
 
+int fpstate_first_st_difference(const struct x87_fsave *a, const struct x87_fsave *b)
+{
+	for (unsigned int i = 0; i < 8; i++)
+		for (unsigned int byte = 0; byte < FPSTATE_REG_BYTES; byte++)
+			if (a->st[i][byte] != b->st[i][byte])
+				return (int)i;
+	return -1;
+}
+
+bool fpstate_pointers_equal(const struct x87_fsave *a, const struct x87_fsave *b)
+{
+	/* FCS and FOS are 16 bits; the opcode is bits 16-26 of the FCS word. */
+	return a->env.ip == b->env.ip && (a->env.cs & 0x07ffffff) == (b->env.cs & 0x07ffffff) &&
+	       a->env.dp == b->env.dp && (uint16_t)a->env.ds == (uint16_t)b->env.ds;
+}
+
 bool fpstate_equal(const struct x87_fsave *want, const struct x87_fsave *got)
 {
 	return (uint16_t)want->env.cw == (uint16_t)got->env.cw &&

@@ -51,6 +51,12 @@ void fpstate_check(struct ktap_check *check, const char *where, const struct x87
 void fpstate_check_stack(struct ktap_check *check, const char *where,
 			 const struct x87_fsave *want, const struct x87_fsave *got);
 
+/* The first of all eight registers (empty ones too) that differs between `a` and `b`, or -1. */
+int fpstate_first_st_difference(const struct x87_fsave *a, const struct x87_fsave *b);
+
+/* Whether FIP, FCS with the opcode, FOO and FOS (the env's last four words) are the same. */
+bool fpstate_pointers_equal(const struct x87_fsave *a, const struct x87_fsave *b);
+
 /* Notes FCW, FSW, tag and registers of `image` under `label`. */
 void fpstate_note(struct ktap_check *check, const char *label, const struct x87_fsave *image);
 

@@ -7,7 +7,7 @@
 
 /* The layout rt_sigaction reads on i386 (include/linux/signal_types.h). */
 struct kernel_sigaction {
-	signal_action_fn handler;
+	void (*handler)(void);		/* either handler type: the flags tell the kernel which */
 	unsigned long flags;
 	void (*restorer)(void);
 	unsigned long long mask;
@@ -22,14 +22,40 @@ __asm__(".text\n"
 	"	movl $" STRINGIFY(__NR_rt_sigreturn) ", %eax\n"
 	"	int $0x80\n");
 
-int signal_set_action(int sig, signal_action_fn fn)
+/* The old frame's: its handler returned onto the signal number, above the sigcontext. */
+void signal_old_restorer(void);
+__asm__(".text\n"
+	".globl signal_old_restorer\n"
+	".type signal_old_restorer, @function\n"
+	"signal_old_restorer:\n"
+	"	popl %eax\n"
+	"	movl $" STRINGIFY(__NR_sigreturn) ", %eax\n"
+	"	int $0x80\n");
+
+static int signal_install(int sig, void (*fn)(void), unsigned long flags, void (*restorer)(void))
 {
 	struct kernel_sigaction act = {
 		.handler = fn,
-		.flags = SA_SIGINFO | SA_RESTORER,
-		.restorer = signal_restorer,
+		.flags = flags | SA_RESTORER,
+		.restorer = restorer,
 		.mask = 0,
 	};
 
 	return (int)sys_rt_sigaction(sig, &act, NULL);
+}
+
+/* void (*)(void) is the function pointer type GCC lets any other convert to. */
+int signal_set_action_flags(int sig, signal_action_fn fn, unsigned long flags)
+{
+	return signal_install(sig, (void (*)(void))fn, flags | SA_SIGINFO, signal_restorer);
+}
+
+int signal_set_action(int sig, signal_action_fn fn)
+{
+	return signal_set_action_flags(sig, fn, 0);
+}
+
+int signal_set_old_action(int sig, signal_old_fn fn, unsigned long flags)
+{
+	return signal_install(sig, (void (*)(void))fn, flags, signal_old_restorer);
 }

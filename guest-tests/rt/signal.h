@@ -1,5 +1,5 @@
 /*
- * signal: installing SA_SIGINFO handlers without libc.
+ * signal: installing signal handlers without libc.
  *
  * The kernel's rt_sigaction takes its own struct (handler, flags, restorer,
  * 64-bit mask), not libc's, and a handler can only return through a
@@ -7,6 +7,13 @@
  * handler's third argument points at a struct ucontext (<asm/ucontext.h>),
  * whose uc_mcontext.fpstate is the saved FPU image the kernel reloads on
  * return.
+ *
+ * A handler installed without SA_SIGINFO gets the old i386 frame instead
+ * (__setup_frame() in arch/x86/kernel/signal.c): the signal number, then
+ * the struct sigcontext itself on the stack, which is how the old handler
+ * type below receives it; it returns through a restorer that pops the
+ * signal number and calls sigreturn (not rt_sigreturn), which finds the
+ * frame 8 bytes below %esp.
  */
 #ifndef GT_SIGNAL_H
 #define GT_SIGNAL_H
@@ -18,7 +25,27 @@
 
 typedef void (*signal_action_fn)(int sig, siginfo_t *info, void *ucontext);
 
+/* `sc` is the frame's own sigcontext: &sc is 8 bytes above the frame's start. */
+typedef void (*signal_old_fn)(int sig, struct sigcontext sc);
+
+/* Where the kernel put a frame (its first word, the return address), from the handler's arguments. */
+static inline unsigned long signal_rt_frame(const siginfo_t *info)
+{
+	return (unsigned long)info - 16;	/* pretcode, sig, pinfo, puc */
+}
+
+static inline unsigned long signal_old_frame(const struct sigcontext *sc)
+{
+	return (unsigned long)sc - 8;		/* pretcode, sig */
+}
+
 /* Installs `fn` for `sig` with an empty mask and no SA_RESTART.  0 or -errno. */
 int signal_set_action(int sig, signal_action_fn fn);
+
+/* The same with `flags` added to SA_SIGINFO (SA_ONSTACK, SA_NODEFER). */
+int signal_set_action_flags(int sig, signal_action_fn fn, unsigned long flags);
+
+/* Installs `fn` without SA_SIGINFO, so that it gets the old frame, with `flags` added. */
+int signal_set_old_action(int sig, signal_old_fn fn, unsigned long flags);
 
 #endif

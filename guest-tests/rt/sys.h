@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include <asm/signal.h>
 #include <asm/unistd.h>
 #include <linux/reboot.h>
 #include <linux/resource.h>
@@ -186,6 +187,17 @@ static inline long sys_mmap(void *addr, size_t len, int prot, int flags, int fd,
 static inline long sys_munmap(void *addr, size_t len)
 {
 	return sys_call3(__NR_munmap, (long)addr, (long)len, 0);
+}
+
+/* `ss` and `old` are the kernel's stack_t (<asm/signal.h>). */
+static inline long sys_sigaltstack(const stack_t *ss, stack_t *old)
+{
+	return sys_call3(__NR_sigaltstack, (long)ss, (long)old, 0);
+}
+
+static inline long sys_ftruncate(int fd, long length)
+{
+	return sys_call3(__NR_ftruncate, fd, length, 0);
 }
 
 static inline long sys_lseek(int fd, long offset, int whence)
