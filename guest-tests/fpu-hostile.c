@@ -10,7 +10,8 @@
  *   - sigreturn reads the image at the frame's `fpstate` pointer only
  *     after access_ok() over the whole image (112 + 512 bytes with FXSR,
  *     108 without): a pointer into the kernel's half (0xc0000000 and up on
- *     i386), or an image that reaches into it, fails;
+ *     i386), or an image that reaches into it, fails, even when only the
+ *     FXSR part beyond the first 400 bytes does;
  *   - a read that faults (an unmapped page, or an image that crosses into
  *     one) fails;
  *   - on failure fpu__restore_sig() gives the task the init FPU state
@@ -36,6 +37,7 @@
  * FSW 0, all empty, registers zero) or the one written.  The kernel must
  * not oops, which the host sees.
  */
+#include "rt/auxv.h"
 #include "rt/fpstate.h"
 #include "rt/fresh.h"
 #include "rt/ktap.h"
@@ -45,6 +47,7 @@
 #include "rt/test.h"
 #include "rt/x87.h"
 
+#include <asm-generic/errno-base.h>
 #include <asm-generic/mman-common.h>
 #include <linux/mman.h>
 #include <stdbool.h>
@@ -57,10 +60,14 @@
 #define HOSTILE_CROSS_BYTES 40u			/* of the image before the unmapped page */
 #define HOSTILE_MXCSR_OFFSET (112u + 24u)
 #define HOSTILE_EXIT_SEGV_LOOP 99		/* a second SIGSEGV: the child gives up */
+/* An FXSR image whose last 24 bytes are the kernel's, its first 400 in the top user page. */
+#define HOSTILE_FXSR_TAIL_START (HOSTILE_KERNEL_START - HOSTILE_FXSR_SIZE + 24u)
+#define HOSTILE_TOP_PAGE (HOSTILE_KERNEL_START - HOSTILE_PAGE)
 
 enum hostile_how {
 	HOSTILE_KERNEL,		/* fpstate = 0xc0000000 */
 	HOSTILE_STRADDLE,	/* an image that ends past 0xc0000000 */
+	HOSTILE_FXSR_TAIL,	/* FXSR: only the image's last 24 bytes past it */
 	HOSTILE_UNMAPPED,	/* fpstate in an unmapped page */
 	HOSTILE_PAGE_CROSS,	/* the image's first 40 bytes, then an unmapped page */
 	HOSTILE_NULL,		/* fpstate = NULL */
@@ -84,6 +91,7 @@ struct hostile_case {
 static const struct hostile_case hostile_cases[] = {
 	{ "kernel", HOSTILE_KERNEL, HOSTILE_EXPECT_SEGV },
 	{ "kernel_straddle", HOSTILE_STRADDLE, HOSTILE_EXPECT_SEGV },
+	{ "kernel_fxsr_tail", HOSTILE_FXSR_TAIL, HOSTILE_EXPECT_SEGV },
 	{ "unmapped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV },
 	{ "page_cross", HOSTILE_PAGE_CROSS, HOSTILE_EXPECT_SEGV },
 	{ "null", HOSTILE_NULL, HOSTILE_EXPECT_INIT },
@@ -150,6 +158,8 @@ static struct _fpstate *hostile_target(struct _fpstate *fp)
 		return (struct _fpstate *)HOSTILE_KERNEL_START;
 	case HOSTILE_STRADDLE:
 		return (struct _fpstate *)(HOSTILE_KERNEL_START - 64);
+	case HOSTILE_FXSR_TAIL:
+		return (struct _fpstate *)HOSTILE_FXSR_TAIL_START;
 	case HOSTILE_UNMAPPED:
 		return (struct _fpstate *)end;
 	case HOSTILE_PAGE_CROSS:
@@ -205,6 +215,12 @@ static int hostile_child(int write_fd, void *arg)
 	err = (unsigned long)page >= -4095ul ? page
 		: sys_munmap((uint8_t *)page + HOSTILE_PAGE, HOSTILE_PAGE);
 	hostile_page = (uint8_t *)page;
+	/* The top user page mapped (ours, or already the stack's), so that only the kernel's faults. */
+	if (err == 0 && hostile_case->how == HOSTILE_FXSR_TAIL) {
+		page = sys_mmap((void *)HOSTILE_TOP_PAGE, HOSTILE_PAGE, PROT_READ | PROT_WRITE,
+				MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		err = (unsigned long)page < -4095ul || page == -EEXIST ? 0 : page;
+	}
 	if (err == 0)
 		err = signal_set_action(SIGSEGV, hostile_handle_segv);
 	if (err == 0)
@@ -237,6 +253,12 @@ static void hostile_run_case(struct ktap *subtests, const struct hostile_case *c
 	long err, status = -1, got = 0;
 	int want_segv = c->expect == HOSTILE_EXPECT_SEGV;
 
+	/* An FSAVE image (112 bytes) there lies wholly in the user page: nothing to refuse. */
+	if (c->how == HOSTILE_FXSR_TAIL && !(auxv_get(AT_HWCAP) & AUXV_HWCAP_FXSR)) {
+		ktap_result_directive(subtests, true, c->name,
+				      "SKIP the kernel writes FSAVE frames (AT_HWCAP)");
+		return;
+	}
 	err = proc_start(&child, hostile_child, (void *)c);
 	if (err == 0)
 		status = proc_finish(&child, &r, sizeof(r), &got);
