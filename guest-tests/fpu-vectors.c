@@ -1,0 +1,153 @@
+/*
+ * fpu_vectors: user space cannot raise the FPU's exception vectors itself.
+ *
+ * The IDT gates of #NM (7), the coprocessor segment overrun (9), #MF (16)
+ * and #XF (19) are kernel-only (DPL 0, idt_setup_traps() in
+ * arch/x86/kernel/idt.c), so `int $N` from ring 3 faults with #GP, error
+ * code N*8+2 (IDT, external 0): exc_general_protection() in
+ * arch/x86/kernel/traps.c sends SIGSEGV, SI_KERNEL, sigcontext trapno 13
+ * and that error code, eip at the int.  None of exc_device_not_available(),
+ * exc_coproc_segment_overrun() or math_error() runs, so a zero-divide left
+ * pending stays pending through it: FSW ES|ZE after the handler, and one
+ * SIGFPE (FPE_FLTDIV, trapno 16) only at the next fwait.  (A real #MF
+ * from a restored state is fpu_sicode's and fpu_frame's; the coprocessor
+ * segment overrun itself only a 386 with a 387 raises.)  A subtest per
+ * vector: int7, int9, int16, int19.
+ */
+#include "rt/fpstate.h"
+#include "rt/ktap.h"
+#include "rt/sigfpe.h"
+#include "rt/signal.h"
+#include "rt/test.h"
+#include "rt/x87.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define VECTORS_TRAP_GP 13
+#define VECTORS_ERR_IDT 2	/* the error code's IDT bit: the selector is a gate */
+#define VECTORS_INT_BYTES 2	/* int imm8: CD ib */
+
+static volatile struct {
+	int count;
+	int si_code;
+	uint32_t trapno, err, eip;
+} segv_seen;
+
+static void vectors_handle_segv(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+
+	(void)sig;
+	if (++segv_seen.count == 1) {
+		segv_seen.si_code = info->si_code;
+		segv_seen.trapno = uc->uc_mcontext.trapno;
+		segv_seen.err = uc->uc_mcontext.err;
+		segv_seen.eip = uc->uc_mcontext.eip;
+	}
+	uc->uc_mcontext.eip += VECTORS_INT_BYTES;
+}
+
+/* `int $vector`; returns the instruction's address. */
+#define VECTORS_INT(vector)                                                 \
+	({                                                                  \
+		uint32_t at_;                                               \
+		__asm__ volatile("movl $1f, %0\n\t"                         \
+				 "1: int %1"                                \
+				 : "=&r"(at_)                               \
+				 : "i"(vector)                              \
+				 : "memory");                               \
+		at_;                                                        \
+	})
+
+static uint32_t vectors_raise(unsigned int vector)
+{
+	switch (vector) {
+	case 7:
+		return VECTORS_INT(7);
+	case 9:
+		return VECTORS_INT(9);
+	case 16:
+		return VECTORS_INT(16);
+	default:
+		return VECTORS_INT(19);
+	}
+}
+
+static void vectors_run_one(struct ktap *subtests, unsigned int vector, const char *name)
+{
+	const uint16_t pending = X87_SW_ES | X87_SW_ZE;
+	struct ktap_check check;
+	int sigfpe_before;
+	uint16_t sw;
+	uint32_t at;
+
+	segv_seen.count = 0;
+	sigfpe_forget();
+	x87_init();
+	x87_load_cw(X87_CW_DEFAULT & ~X87_CW_ZM);
+	x87_divide_one_by_zero();
+	at = vectors_raise(vector);
+	sw = x87_store_sw();
+	sigfpe_before = sigfpe_seen.count;
+	x87_wait();
+	x87_init();
+
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, segv_seen.count == 1, "expected 1 SIGSEGV, got %d",
+			  segv_seen.count);
+	if (segv_seen.count) {
+		ktap_check_expect(&check, segv_seen.si_code == SI_KERNEL,
+				  "expected si_code %d (SI_KERNEL), got %d", SI_KERNEL,
+				  segv_seen.si_code);
+		ktap_check_expect(&check, segv_seen.trapno == VECTORS_TRAP_GP,
+				  "expected trapno %d (#GP), got %u", VECTORS_TRAP_GP,
+				  segv_seen.trapno);
+		ktap_check_expect(&check, segv_seen.err == vector * 8 + VECTORS_ERR_IDT,
+				  "expected err 0x%x, got 0x%x", vector * 8 + VECTORS_ERR_IDT,
+				  segv_seen.err);
+		ktap_check_expect(&check, segv_seen.eip == at,
+				  "expected eip 0x%08x (the int), got 0x%08x", at, segv_seen.eip);
+	}
+	ktap_check_expect(&check, sigfpe_before == 0, "expected no SIGFPE before the fwait, got %d",
+			  sigfpe_before);
+	ktap_check_expect(&check, (sw & pending) == pending,
+			  "expected FSW flags 0x%04x after the SIGSEGV, got 0x%04x", pending, sw);
+	ktap_check_expect(&check, sigfpe_seen.count == 1, "expected 1 SIGFPE at the fwait, got %d",
+			  sigfpe_seen.count);
+	if (sigfpe_seen.count)
+		ktap_check_expect(&check,
+				  sigfpe_seen.si_code == FPE_FLTDIV &&
+					  sigfpe_seen.trapno == X87_TRAP_MF,
+				  "expected si_code %d (FPE_FLTDIV) and trapno %d, got %d and %u",
+				  FPE_FLTDIV, X87_TRAP_MF, sigfpe_seen.si_code, sigfpe_seen.trapno);
+	ktap_check_note(&check, "SIGSEGV eip 0x%08x, int at 0x%08x", segv_seen.eip, at);
+	ktap_check_end(subtests, &check, name);
+}
+
+static void vectors_run(struct ktap *subtests)
+{
+	static const struct {
+		unsigned int vector;
+		const char *name;
+	} cases[] = { { 7, "int7" }, { 9, "int9" }, { 16, "int16" }, { 19, "int19" } };
+	long err;
+
+	ktap_plan(subtests, (int)ARRAY_SIZE(cases));
+	err = sigfpe_install(NULL);
+	if (err == 0)
+		err = signal_set_action(SIGSEGV, vectors_handle_segv);
+	if (err < 0) {
+		ktap_diag(subtests, "cannot install the signal handlers (error %ld)", err);
+		return;
+	}
+	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++)
+		vectors_run_one(subtests, cases[i].vector, cases[i].name);
+}
+
+GT_TEST("fpu_vectors", 10, vectors_run,
+	GT_TAGS(GT_FUNC("exc_general_protection"), GT_FUNC("math_error"),
+		GT_FUNC("exc_coproc_segment_overrun"), GT_FUNC("exc_device_not_available")),
+	"exc_general_protection(): int $7, $9, $16 or $19 from user space is a #GP (SIGSEGV, "
+	"SI_KERNEL, err N*8+2), not an FPU exception, and leaves a pending x87 exception "
+	"pending");
