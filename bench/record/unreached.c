@@ -1,0 +1,309 @@
+#include "unreached.h"
+
+#include "lib/error.h"
+#include "lib/strbuf.h"
+#include "lib/xalloc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct unreached_reason {
+	char *name, *text;
+};
+
+struct unreached_entry {
+	char *file, *function, *source;	/* source squeezed, or "*" */
+	size_t reason;
+};
+
+struct unreached_list {
+	struct unreached_reason *reasons;
+	size_t nreasons;
+	struct unreached_entry *entries;
+	size_t nentries;
+};
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* The `n` bytes at s without the spaces at their ends, each inner run of spaces as one. */
+static char *squeeze(const char *s, size_t n)
+{
+	char *out = xmalloc(n + 1), *o = out;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!is_space(s[i]))
+			*o++ = s[i];
+		else if (o > out && i + 1 < n && !is_space(s[i + 1]))
+			*o++ = ' ';
+	}
+	*o = '\0';
+	return out;
+}
+
+/* The next word of *p, NULL at the end; *p moves past it. */
+static char *word(const char **p)
+{
+	const char *s = *p;
+	size_t n;
+
+	while (is_space(*s))
+		s++;
+	n = strcspn(s, " \t\r");
+	*p = s + n;
+	return n ? xstrndup(s, n) : NULL;
+}
+
+static bool find_reason(const struct unreached_list *l, const char *name, size_t *out)
+{
+	for (size_t i = 0; i < l->nreasons; i++)
+		if (strcmp(l->reasons[i].name, name) == 0) {
+			*out = i;
+			return true;
+		}
+	return false;
+}
+
+/* One line of the list, not blank and no comment. */
+static int parse_line(struct unreached_list *l, const char *name, int lineno, const char *line)
+{
+	const char *p = line;
+	char *w[3] = { word(&p), word(&p), word(&p) }, *rest;
+	struct unreached_entry e = { 0 };
+	int err = 0;
+
+	if (w[0] && strcmp(w[0], "reason") == 0 && w[1] && w[2]) {
+		l->reasons = xrealloc(l->reasons, (l->nreasons + 1) * sizeof(*l->reasons));
+		/* `line` is squeezed: p is empty or a space and the rest of the text. */
+		l->reasons[l->nreasons++] =
+			(struct unreached_reason){ .name = w[1], .text = xasprintf("%s%s", w[2], p) };
+		free(w[0]);
+		free(w[2]);
+		return 0;
+	}
+	rest = squeeze(p, strlen(p));
+	if (!w[2] || !*rest)
+		err = error_set(ERR_INPUT, "unreached list '%s' line %d is not an entry: '%.60s'",
+				name, lineno, line);
+	else if (!find_reason(l, w[2], &e.reason))
+		err = error_set(ERR_INPUT, "unreached list '%s' line %d: unknown reason '%s'", name,
+				lineno, w[2]);
+	if (err) {
+		for (int i = 0; i < 3; i++)
+			free(w[i]);
+		free(rest);
+		return err;
+	}
+	e.file = w[0];
+	e.function = w[1];
+	e.source = rest;
+	free(w[2]);
+	l->entries = xrealloc(l->entries, (l->nentries + 1) * sizeof(*l->entries));
+	l->entries[l->nentries++] = e;
+	return 0;
+}
+
+int unreached_parse(const char *name, const char *text, struct unreached_list **out)
+{
+	struct unreached_list *l = xcalloc(1, sizeof(*l));
+	int lineno = 0, err = 0;
+
+	for (const char *p = text; *p && !err;) {
+		size_t n = strcspn(p, "\n");
+		char *line = squeeze(p, n);
+
+		lineno++;
+		p += n + (p[n] == '\n');
+		if (*line && *line != '#')
+			err = parse_line(l, name, lineno, line);
+		free(line);
+	}
+	if (err) {
+		unreached_list_free(l);
+		return err;
+	}
+	*out = l;
+	return 0;
+}
+
+void unreached_list_free(struct unreached_list *l)
+{
+	if (!l)
+		return;
+	for (size_t i = 0; i < l->nreasons; i++) {
+		free(l->reasons[i].name);
+		free(l->reasons[i].text);
+	}
+	for (size_t i = 0; i < l->nentries; i++) {
+		free(l->entries[i].file);
+		free(l->entries[i].function);
+		free(l->entries[i].source);
+	}
+	free(l->reasons);
+	free(l->entries);
+	free(l);
+}
+
+/* Line `line` (1-based) of `text`, squeezed; "" when there is none. */
+static char *source_line(const char *text, long line)
+{
+	const char *p = text;
+
+	for (long i = 1; p && i < line; i++) {
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return p ? squeeze(p, strcspn(p, "\n")) : xstrdup("");
+}
+
+/* The index of the first entry that explains the line, or -1. */
+static long explain(const struct unreached_list *l, const char *file, const char *function,
+		    const char *source)
+{
+	for (size_t i = 0; l && i < l->nentries; i++) {
+		const struct unreached_entry *e = &l->entries[i];
+
+		if (strcmp(e->file, file) == 0 && strcmp(e->function, function) == 0 &&
+		    (strcmp(e->source, "*") == 0 || strcmp(e->source, source) == 0))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* Line numbers under a name: a reason's or a function's. */
+struct group {
+	const char *name;
+	long *v;
+	size_t n;
+};
+
+static void group_add(struct group **g, size_t *n, const char *name, long line)
+{
+	size_t i = 0;
+
+	while (i < *n && strcmp((*g)[i].name, name) != 0)
+		i++;
+	if (i == *n) {
+		*g = xrealloc(*g, (*n + 1) * sizeof(**g));
+		(*g)[(*n)++] = (struct group){ .name = name };
+	}
+	(*g)[i].v = xrealloc((*g)[i].v, ((*g)[i].n + 1) * sizeof(long));
+	(*g)[i].v[(*g)[i].n++] = line;
+}
+
+static void group_print(struct strbuf *out, struct group *g, size_t n, bool count)
+{
+	for (size_t i = 0; i < n; i++) {
+		strbuf_addf(out, "    %s", g[i].name);
+		if (count)
+			strbuf_addf(out, " (%zu)", g[i].n);
+		strbuf_addstr(out, ": ");
+		lcov_add_ranges(out, g[i].v, g[i].n);
+		strbuf_addch(out, '\n');
+		free(g[i].v);
+	}
+	free(g);
+}
+
+/*
+ * The file's unreached lines, each once, into explained (by reason) and
+ * not (by function); `used` counts the lines each entry explained.
+ */
+struct sorted {
+	const struct unreached_list *l;
+	size_t *used;
+	struct group *why, *fns;
+	size_t nwhy, nfns, explained, unexplained;
+};
+
+static void sort_file(struct sorted *s, const struct lcov_file *f, const char *text)
+{
+	long *done = xcalloc(f->nlines + 1, sizeof(*done));
+	size_t ndone = 0;
+
+	for (size_t k = 0; k < f->nlines; k++) {
+		long line = f->lines[k].line;
+		const char *fn = lcov_function_at(f, line);
+		bool seen = false;
+		long e;
+		char *src;
+
+		for (size_t m = 0; m < ndone && !seen; m++)
+			seen = done[m] == line;
+		if (seen || lcov_file_hits(f, line) > 0)
+			continue;
+		done[ndone++] = line;
+		src = text ? source_line(text, line) : xstrdup("");
+		e = explain(s->l, f->path, fn ? fn : "-", src);
+		free(src);
+		if (e >= 0) {
+			s->used[e]++;
+			group_add(&s->why, &s->nwhy, s->l->reasons[s->l->entries[e].reason].name, line);
+			s->explained++;
+		} else {
+			/* The name lives in `f`, which outlives the groups. */
+			group_add(&s->fns, &s->nfns, fn ? fn : "-", line);
+			s->unexplained++;
+		}
+	}
+	free(done);
+}
+
+static const char *source_of(const struct unreached_source *sources, size_t n, const char *path)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(sources[i].path, path) == 0)
+			return sources[i].text;
+	return NULL;
+}
+
+void unreached_summary(struct strbuf *out, const struct lcov_trace *fsave,
+		       const struct unreached_list *list, const char *name,
+		       const struct unreached_source *sources, size_t nsources,
+		       bool (*is_fpu_code)(const char *path))
+{
+	const struct unreached_list *l = list;
+	size_t *used = xcalloc(l ? l->nentries + 1 : 1, sizeof(*used));
+	struct strbuf none = STRBUF_INIT;
+	size_t stale = 0, unexplained = 0;
+	strbuf_addf(out, "\nLines no FSAVE setup executes, explained by %s (reason: line numbers):\n",
+		    name);
+	strbuf_addf(&none, "\nLines no FSAVE setup executes that %s does not explain "
+		    "(function: line numbers):\n", name);
+	if (!l)
+		strbuf_addf(out, "  no list: '%s' could not be read\n", name);
+	for (size_t i = 0; i < fsave->nfiles; i++) {
+		const struct lcov_file *f = &fsave->files[i];
+		struct sorted s = { .l = l, .used = used };
+
+		if (!is_fpu_code(f->path))
+			continue;
+		sort_file(&s, f, source_of(sources, nsources, f->path));
+		if (s.explained) {
+			strbuf_addf(out, "  %s (%zu of %zu)\n", f->path, s.explained,
+				    s.explained + s.unexplained);
+		}
+		group_print(out, s.why, s.nwhy, true);
+		if (s.unexplained)
+			strbuf_addf(&none, "  %s (%zu)\n", f->path, s.unexplained);
+		group_print(&none, s.fns, s.nfns, false);
+		unexplained += s.unexplained;
+	}
+	if (!unexplained)
+		strbuf_addstr(&none, "  none\n");
+	strbuf_add(out, none.buf, none.len);
+	strbuf_addf(out, "\nEntries of %s that explain no line:\n", name);
+	for (size_t i = 0; l && i < l->nentries; i++)
+		if (!used[i] && ++stale)
+			strbuf_addf(out, "  %s %s %s\n", l->entries[i].file, l->entries[i].function,
+				    l->entries[i].source);
+	if (!stale)
+		strbuf_addstr(out, "  none\n");
+	strbuf_addstr(out, "\nReasons:\n");
+	for (size_t i = 0; l && i < l->nreasons; i++)
+		strbuf_addf(out, "  %-10s %s\n", l->reasons[i].name, l->reasons[i].text);
+	strbuf_release(&none);
+	free(used);
+}
