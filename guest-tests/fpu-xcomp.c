@@ -21,7 +21,10 @@
  *                 component 18, AMX tile data) are -EOPNOTSUPP;
  *   bad_pointer   ARCH_GET_XCOMP_SUPP and ARCH_GET_XCOMP_PERM into NULL
  *                 or the kernel's first address are -EFAULT;
- *   unknown       ARCH_SET_GS, a 64-bit option, is -EINVAL.
+ *   unknown       ARCH_SET_GS, a 64-bit option, is -EINVAL;
+ *   cpuid_mode    the other options of do_arch_prctl_common(): ARCH_GET_CPUID
+ *                 is 1 (CPUID allowed), and ARCH_SET_CPUID of 1 is 0 with
+ *                 CPUID faulting and -ENODEV without, leaving it 1.
  * Every value read is 64 bits; the word after it stays as it was.
  */
 #include "rt/auxv.h"
@@ -81,7 +84,7 @@ static void xcomp_run(struct ktap *subtests)
 	long ret_supp, ret_perm, ret_guest, r1, r2, r3, r4;
 	struct ktap_check check;
 
-	ktap_plan(subtests, 5);
+	ktap_plan(subtests, 6);
 	ret_supp = xcomp_get(ARCH_GET_XCOMP_SUPP, &supp, &kept_supp);
 	ktap_check_begin(&check);
 	xcomp_check_get(&check, "ARCH_GET_XCOMP_SUPP", ret_supp, supp, kept_supp, !xsave,
@@ -124,6 +127,16 @@ static void xcomp_run(struct ktap *subtests)
 	ktap_check_begin(&check);
 	ktap_check_expect(&check, r1 == -EINVAL, "expected ARCH_SET_GS %d, got %ld", -EINVAL, r1);
 	ktap_check_end(subtests, &check, "unknown");
+
+	r1 = xcomp_prctl(ARCH_GET_CPUID, 0);
+	r2 = xcomp_prctl(ARCH_SET_CPUID, 1);
+	r3 = xcomp_prctl(ARCH_GET_CPUID, 0);
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, r1 == 1 && r3 == 1,
+			  "expected ARCH_GET_CPUID 1 before and after, got %ld and %ld", r1, r3);
+	ktap_check_expect(&check, r2 == 0 || r2 == -ENODEV,
+			  "expected ARCH_SET_CPUID of 1 to be 0 or %d, got %ld", -ENODEV, r2);
+	ktap_check_end(subtests, &check, "cpuid_mode");
 }
 
 GT_TEST("fpu_xcomp", 10, xcomp_run,
