@@ -32,7 +32,7 @@ struct lcov_file {
 	struct lcov_line *lines;	/* DA: in the order written */
 	size_t nlines;
 	struct lcov_function *fns;	/* FN: in the order written */
-	long functions;		/* FN: lines */
+	long functions;		/* FN: lines, the length of fns */
 	long functions_hit;	/* FNDA: lines with a count above 0 */
 };
 
