@@ -83,6 +83,7 @@ static void vectors_run_one(struct ktap *subtests, unsigned int vector, const ch
 	uint32_t at;
 
 	segv_seen.count = 0;
+	segv_seen.eip = 0;
 	sigfpe_forget();
 	x87_init();
 	x87_load_cw(X87_CW_DEFAULT & ~X87_CW_ZM);
