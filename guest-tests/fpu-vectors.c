@@ -13,11 +13,21 @@
  * from a restored state is fpu_sicode's and fpu_frame's; the coprocessor
  * segment overrun itself only a 386 with a 387 raises.)  A subtest per
  * vector: int7, int9, int16, int19.
+ *
+ *   spurious_mf  FSW ES|B loaded with frstor, no exception flag set and
+ *                every one masked, then fwait: either the CPU raises no #MF,
+ *                or (QEMU, which takes ES as loaded) it raises one that
+ *                fpu__exception_code() finds nothing in, and math_error()
+ *                returns without a signal to retry the fwait, again and
+ *                again, until a SIGALRM (setitimer, SPURIOUS_MS) whose
+ *                handler clears ES in the frame.  No SIGFPE either way, and
+ *                the task runs on with its registers.
  */
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/sigfpe.h"
 #include "rt/signal.h"
+#include "rt/sys.h"
 #include "rt/test.h"
 #include "rt/x87.h"
 
@@ -27,6 +37,8 @@
 #define VECTORS_TRAP_GP 13
 #define VECTORS_ERR_IDT 2	/* the error code's IDT bit: the selector is a gate */
 #define VECTORS_INT_BYTES 2	/* int imm8: CD ib */
+#define SPURIOUS_MS 30
+#define SPURIOUS_ITIMER_REAL 0
 
 static volatile struct {
 	int count;
@@ -126,6 +138,62 @@ static void vectors_run_one(struct ktap *subtests, unsigned int vector, const ch
 	ktap_check_end(subtests, &check, name);
 }
 
+static volatile int alarm_count;
+
+static void vectors_handle_alarm(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+
+	(void)sig;
+	(void)info;
+	alarm_count++;
+	if (uc->uc_mcontext.fpstate)
+		x87_sigframe_forget_exception(uc->uc_mcontext.fpstate);
+}
+
+/* setitimer(ITIMER_REAL) once, `ms` from now: 0 or -errno. */
+static long vectors_alarm_in(unsigned int ms)
+{
+	/* struct itimerval of 32-bit struct timeval: interval, then value. */
+	long itv[4] = { 0, 0, (long)(ms / 1000), (long)(ms % 1000) * 1000 };
+
+	return sys_call3(__NR_setitimer, SPURIOUS_ITIMER_REAL, (long)itv, 0);
+}
+
+static void vectors_run_spurious(struct ktap *subtests)
+{
+	static const long double values[] = { FPSTATE_PI, FPSTATE_E };
+	const struct fpstate_spec spec = { .cw = X87_CW_DEFAULT, .sw_flags = X87_SW_ES | X87_SW_B,
+					   .count = ARRAY_SIZE(values), .values = values };
+	struct x87_fsave want, got;
+	struct ktap_check check;
+	long err;
+
+	fpstate_build(&want, &spec);
+	sigfpe_forget();
+	alarm_count = 0;
+	err = signal_set_action(SIGALRM, vectors_handle_alarm);
+	if (err == 0)
+		err = vectors_alarm_in(SPURIOUS_MS);
+	if (err == 0) {
+		fpstate_load(&spec);
+		x87_wait();
+		x87_snapshot(&got);
+		x87_init();
+	}
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0, "expected SIGALRM and setitimer to be set up, got %ld",
+			  err);
+	ktap_check_expect(&check, sigfpe_seen.count == 0,
+			  "expected no SIGFPE for a #MF with nothing unmasked, got %d (si_code %d)",
+			  sigfpe_seen.count, sigfpe_seen.si_code);
+	if (err == 0)
+		fpstate_check_stack(&check, "after the fwait", &want, &got);
+	ktap_check_note(&check, "%d SIGALRM during the fwait, FSW 0x%04x after it", alarm_count,
+			(uint16_t)got.env.sw);
+	ktap_check_end(subtests, &check, "spurious_mf");
+}
+
 static void vectors_run(struct ktap *subtests)
 {
 	static const struct {
@@ -134,7 +202,7 @@ static void vectors_run(struct ktap *subtests)
 	} cases[] = { { 7, "int7" }, { 9, "int9" }, { 16, "int16" }, { 19, "int19" } };
 	long err;
 
-	ktap_plan(subtests, (int)ARRAY_SIZE(cases));
+	ktap_plan(subtests, (int)ARRAY_SIZE(cases) + 1);
 	err = sigfpe_install(NULL);
 	if (err == 0)
 		err = signal_set_action(SIGSEGV, vectors_handle_segv);
@@ -144,11 +212,12 @@ static void vectors_run(struct ktap *subtests)
 	}
 	for (unsigned int i = 0; i < ARRAY_SIZE(cases); i++)
 		vectors_run_one(subtests, cases[i].vector, cases[i].name);
+	vectors_run_spurious(subtests);
 }
 
 GT_TEST("fpu_vectors", 10, vectors_run,
 	GT_TAGS(GT_FUNC("exc_general_protection"), GT_FUNC("math_error"),
 		GT_FUNC("exc_coproc_segment_overrun"), GT_FUNC("exc_device_not_available")),
 	"exc_general_protection(): int $7, $9, $16 or $19 from user space is a #GP (SIGSEGV, "
-	"SI_KERNEL, err N*8+2), not an FPU exception, and leaves a pending x87 exception "
-	"pending");
+	"SI_KERNEL, err N*8+2) that leaves a pending x87 exception pending; math_error(): a #MF "
+	"with nothing unmasked sends no signal");
