@@ -96,14 +96,14 @@ void lcov_trace_free(struct lcov_trace *t)
 	free(t);
 }
 
-const char *lcov_function_at(const struct lcov_file *f, long line)
+const struct lcov_function *lcov_function_at(const struct lcov_file *f, long line)
 {
 	const struct lcov_function *best = NULL;
 
 	for (long i = 0; i < f->functions; i++)
 		if (f->fns[i].line <= line && (!best || f->fns[i].line > best->line))
 			best = &f->fns[i];
-	return best ? best->name : NULL;
+	return best;
 }
 
 const struct lcov_file *lcov_trace_find(const struct lcov_trace *t, const char *path)

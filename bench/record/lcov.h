@@ -47,7 +47,7 @@ int lcov_parse(const char *name, const char *text, struct lcov_trace **out);
 void lcov_trace_free(struct lcov_trace *t);
 
 /* The function of `f` that starts last at or before `line`, or NULL before the first. */
-const char *lcov_function_at(const struct lcov_file *f, long line);
+const struct lcov_function *lcov_function_at(const struct lcov_file *f, long line);
 
 /* The record of `path` in `t`, or NULL. */
 const struct lcov_file *lcov_trace_find(const struct lcov_trace *t, const char *path);

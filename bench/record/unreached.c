@@ -13,6 +13,7 @@ struct unreached_reason {
 
 struct unreached_entry {
 	char *file, *function, *source;	/* source squeezed, or "*" */
+	long nth;			/* the source's occurrence in the function, 0: any */
 	size_t reason;
 };
 
@@ -54,6 +55,21 @@ static char *word(const char **p)
 	n = strcspn(s, " \t\r");
 	*p = s + n;
 	return n ? xstrndup(s, n) : NULL;
+}
+
+/* Strips a trailing " @N" (N > 0) off `source` and returns N; 0 without one. */
+static long occurrence_suffix(char *source)
+{
+	char *at = strrchr(source, '@'), *end;
+	long n;
+
+	if (!at || at == source || at[-1] != ' ' || at[1] < '1' || at[1] > '9')
+		return 0;
+	n = strtol(at + 1, &end, 10);
+	if (*end)
+		return 0;
+	at[-1] = '\0';
+	return n;
 }
 
 static bool find_reason(const struct unreached_list *l, const char *name, size_t *out)
@@ -99,6 +115,7 @@ static int parse_line(struct unreached_list *l, const char *name, int lineno, co
 	e.file = w[0];
 	e.function = w[1];
 	e.source = rest;
+	e.nth = occurrence_suffix(rest);
 	free(w[2]);
 	l->entries = xrealloc(l->entries, (l->nentries + 1) * sizeof(*l->entries));
 	l->entries[l->nentries++] = e;
@@ -158,15 +175,35 @@ static char *source_line(const char *text, long line)
 	return p ? squeeze(p, strcspn(p, "\n")) : xstrdup("");
 }
 
-/* The index of the first entry that explains the line, or -1. */
+/* How many lines from `from` to `line` of `text` read `source`: its occurrence at `line`. */
+static long occurrence(const char *text, long from, long line, const char *source)
+{
+	const char *p = text;
+	long n = 0;
+
+	for (long i = 1; p && i <= line; i++) {
+		if (i >= from) {
+			char *s = squeeze(p, strcspn(p, "\n"));
+
+			n += strcmp(s, source) == 0;
+			free(s);
+		}
+		p = strchr(p, '\n');
+		p = p ? p + 1 : NULL;
+	}
+	return n;
+}
+
+/* The index of the first entry that explains the line, the nth of its text, or -1. */
 static long explain(const struct unreached_list *l, const char *file, const char *function,
-		    const char *source)
+		    const char *source, long nth)
 {
 	for (size_t i = 0; l && i < l->nentries; i++) {
 		const struct unreached_entry *e = &l->entries[i];
 
 		if (strcmp(e->file, file) == 0 && strcmp(e->function, function) == 0 &&
-		    (strcmp(e->source, "*") == 0 || strcmp(e->source, source) == 0))
+		    (strcmp(e->source, "*") == 0 ||
+		     (strcmp(e->source, source) == 0 && (!e->nth || e->nth == nth))))
 			return (long)i;
 	}
 	return -1;
@@ -225,7 +262,8 @@ static void sort_file(struct sorted *s, const struct lcov_file *f, const char *t
 
 	for (size_t k = 0; k < f->nlines; k++) {
 		long line = f->lines[k].line;
-		const char *fn = lcov_function_at(f, line);
+		const struct lcov_function *fn = lcov_function_at(f, line);
+		const char *name = fn ? fn->name : "-";
 		bool seen = false;
 		long e;
 		char *src;
@@ -236,7 +274,8 @@ static void sort_file(struct sorted *s, const struct lcov_file *f, const char *t
 			continue;
 		done[ndone++] = line;
 		src = text ? source_line(text, line) : xstrdup("");
-		e = explain(s->l, f->path, fn ? fn : "-", src);
+		e = explain(s->l, f->path, name, src,
+			    text ? occurrence(text, fn ? fn->line : 1, line, src) : 0);
 		free(src);
 		if (e >= 0) {
 			s->used[e]++;
@@ -244,7 +283,7 @@ static void sort_file(struct sorted *s, const struct lcov_file *f, const char *t
 			s->explained++;
 		} else {
 			/* The name lives in `f`, which outlives the groups. */
-			group_add(&s->fns, &s->nfns, fn ? fn : "-", line);
+			group_add(&s->fns, &s->nfns, name, line);
 			s->unexplained++;
 		}
 	}
@@ -296,9 +335,13 @@ void unreached_summary(struct strbuf *out, const struct lcov_trace *fsave,
 	strbuf_add(out, none.buf, none.len);
 	strbuf_addf(out, "\nEntries of %s that explain no line:\n", name);
 	for (size_t i = 0; l && i < l->nentries; i++)
-		if (!used[i] && ++stale)
-			strbuf_addf(out, "  %s %s %s\n", l->entries[i].file, l->entries[i].function,
+		if (!used[i] && ++stale) {
+			strbuf_addf(out, "  %s %s %s", l->entries[i].file, l->entries[i].function,
 				    l->entries[i].source);
+			if (l->entries[i].nth)
+				strbuf_addf(out, " @%ld", l->entries[i].nth);
+			strbuf_addch(out, '\n');
+		}
 	if (!stale)
 		strbuf_addstr(out, "  none\n");
 	strbuf_addstr(out, "\nReasons:\n");

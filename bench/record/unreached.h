@@ -14,7 +14,9 @@
  * record starts last at or before the line; `-` before the first), whose
  * source text is SOURCE, both with the spaces at their ends dropped and
  * each run of spaces inside as one; SOURCE `*` explains every such line of
- * the function.  No line numbers: an entry stays valid when code moves.
+ * the function, and SOURCE ending in ` @N` only the Nth line of the function
+ * that reads so (counted from its FN: line), for lines alike that differ in
+ * reason.  No line numbers: an entry stays valid when code moves.
  * An entry that explains no line is named in the summary, to be dropped.
  *
  * Pure, for unit tests: the caller gives the sources' text.

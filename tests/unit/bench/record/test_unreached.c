@@ -31,6 +31,9 @@ static const char list_text[] =
 	LEGACY " fxrstor fxsr *\n"
 	LEGACY "  fxsave_to_user_sigframe fxsr  return user_insn(fxsave %[fx],   [fx] \"=m\" (*fx), \"m\" (*fx)); \n"
 	LEGACY " - sse asm volatile(\"ldmxcsr %0\" :: \"m\" (mxcsr));\n"
+	/* fxsave() has no FN: record, so its lines count as frstor_from_user_sigframe()'s. */
+	LEGACY " frstor_from_user_sigframe fxsr } @1\n"
+	LEGACY " frstor_from_user_sigframe fxsr } @2\n"
 	BUGS " fpu__init_check_bugs sse pr_warn(\"no such line\");\n";
 
 static bool is_fpu(const char *path)
@@ -63,9 +66,10 @@ static void test_function_at(void **state)
 	(void)state;
 	assert_non_null(legacy);
 	assert_null(lcov_function_at(legacy, 11));
-	assert_string_equal(lcov_function_at(legacy, 55), "fxsave_to_user_sigframe");
-	assert_string_equal(lcov_function_at(legacy, 70), "fxrstor");
-	assert_string_equal(lcov_function_at(legacy, 109), "frstor_from_user_sigframe");
+	assert_string_equal(lcov_function_at(legacy, 55)->name, "fxsave_to_user_sigframe");
+	assert_string_equal(lcov_function_at(legacy, 70)->name, "fxrstor");
+	assert_int_equal(lcov_function_at(legacy, 70)->line, 64);
+	assert_string_equal(lcov_function_at(legacy, 109)->name, "frstor_from_user_sigframe");
 	lcov_trace_free(t);
 }
 
@@ -84,20 +88,24 @@ static void test_summary(void **state)
 	assert_int_equal(unreached_parse("u.list", list_text, &list), 0);
 	unreached_summary(&out, t, list, "u.list", src, 2, is_fpu);
 	assert_has(out.buf, "Lines no FSAVE setup executes, explained by u.list (reason: line numbers):\n"
-			    "  " LEGACY " (5 of 12)\n"
+			    "  " LEGACY " (6 of 12)\n"
 			    "    sse (1): 11\n"
-			    "    fxsr (4): 58, 64, 67, 70\n"
+			    "    fxsr (5): 58, 64, 67, 70, 109\n"
 			    "\nLines no FSAVE setup executes that u.list does not explain "
 			    "(function: line numbers):\n"
 			    "  " BUGS " (1)\n"
 			    "    fpu__init_check_bugs: 57\n"
-			    "  " LEGACY " (7)\n"
+			    "  " LEGACY " (6)\n"
 			    "    fxsave_to_user_sigframe: 55\n"
 			    "    fxrstor_safe: 72, 75\n"
 			    "    fxrstor_from_user_sigframe: 80, 83\n"
-			    "    frstor_from_user_sigframe: 106, 109\n");
-	/* The stale entry, and the reasons as the list spells them, spaces squeezed. */
+			    "    frstor_from_user_sigframe: 106\n");
+	/*
+	 * The stale entries (line 101's "}" ends frstor_from_user_sigframe(), which
+	 * ran), and the reasons as the list spells them, spaces squeezed.
+	 */
 	assert_has(out.buf, "Entries of u.list that explain no line:\n"
+			    "  " LEGACY " frstor_from_user_sigframe } @1\n"
 			    "  " BUGS " fpu__init_check_bugs pr_warn(\"no such line\");\n");
 	assert_has(out.buf, "  fxsr       FXSR only: the kernel uses fnsave\n");
 	/* include/linux/sched.h is not FPU code. */
