@@ -27,7 +27,12 @@
  *              thread loads -1.5, 0.125 with FCW 0x0e7f and executes ud2:
  *              the core has an NT_PRSTATUS and an NT_PRFPREG per thread, the
  *              dumping thread's first (fill_note_info() keeps it at the head
- *              of the list), each NT_PRFPREG its own thread's state.
+ *              of the list), each NT_PRFPREG its own thread's state;
+ *   truncated  with RLIMIT_CORE at 4096 bytes, the least that dumps, the
+ *              memory does not fit (elf_core_dump() stops at its first
+ *              segment): the file is no larger, the wait status still says
+ *              core dumped, and the notes, which come first, are whole, the
+ *              NT_PRFPREG the loaded state.
  *
  * A kernel that writes no core (CONFIG_COREDUMP=n) skips the whole test.
  */
@@ -57,6 +62,7 @@
 #define CORE_FXSR_SIZE 512	/* struct user_fxsr_struct */
 #define CORE_WAIT_CORE 0x80	/* the wait status's "core dumped" bit */
 #define CORE_PRSTATUS_PID 24	/* pr_pid in the i386 struct elf_prstatus */
+#define CORE_SMALL_LIMIT 4096	/* the least RLIMIT_CORE that dumps: ELF_EXEC_PAGESIZE */
 
 static const long double core_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10 };
 static const struct fpstate_spec core_spec = {
@@ -66,13 +72,14 @@ static const struct fpstate_spec core_spec = {
 	.values = core_values,
 };
 
+/* Dies of ud2 with core_spec loaded, RLIMIT_CORE `arg` (NULL: unlimited). */
 static int core_crash(int write_fd, void *arg)
 {
 	const struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	const struct rlimit *limit = arg ? arg : &unlimited;
 
 	(void)write_fd;
-	(void)arg;
-	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, &unlimited) < 0)
+	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, limit) < 0)
 		return 1;
 	fpstate_load(&core_spec);
 	__asm__ volatile("ud2" ::: "memory");
@@ -118,6 +125,8 @@ struct core_file {
 	long err;		/* of open, read or lseek; 0 */
 	bool elf;		/* ELF32, ET_CORE, EM_386 */
 	long notes_len;		/* bytes of the PT_NOTE read into core_notes, -1 without one */
+	long notes_end;		/* where the PT_NOTE ends in the file */
+	long size;		/* of the file */
 };
 
 static long core_read_at(int fd, long offset, void *buf, size_t size)
@@ -136,6 +145,8 @@ static void core_read(struct core_file *f)
 	f->err = 0;
 	f->elf = false;
 	f->notes_len = -1;
+	f->notes_end = 0;
+	f->size = -1;
 	if (fd < 0) {
 		f->err = fd;
 		return;
@@ -159,9 +170,11 @@ static void core_read(struct core_file *f)
 
 				f->notes_len = core_read_at((int)fd, (long)ph[i].p_offset, core_notes,
 							    size);
+				f->notes_end = (long)(ph[i].p_offset + ph[i].p_filesz);
 				break;
 			}
 	}
+	f->size = sys_lseek((int)fd, 0, 2 /* SEEK_END */);
 	sys_close((int)fd);
 }
 
@@ -274,6 +287,43 @@ static void core_run_threads(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "threads");
 }
 
+static void core_run_truncated(struct ktap *subtests)
+{
+	const struct rlimit small = { CORE_SMALL_LIMIT, CORE_SMALL_LIMIT };
+	struct ktap_check check;
+	struct proc_child child = { 0 };
+	struct core_file f = { 0 };
+	long err, status = -1, got = 0, from = 0;
+	char none;
+
+	err = sys_mkdir(CORE_DIR, 0700);
+	sys_unlink(CORE_FILE);
+	if (err == 0 || err == -EEXIST)
+		err = proc_start(&child, core_crash, (void *)&small);
+	if (err == 0)
+		status = proc_finish(&child, &none, sizeof(none), &got);
+	core_read(&f);
+	sys_unlink(CORE_FILE);
+	sys_rmdir(CORE_DIR);
+
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0, "expected mkdir and fork to succeed, got %ld", err);
+	ktap_check_expect(&check, status == (CORE_WAIT_CORE | SIGILL),
+			  "expected wait status 0x%x (SIGILL, core dumped), got 0x%lx",
+			  CORE_WAIT_CORE | SIGILL, status);
+	ktap_check_expect(&check, f.err == 0 && f.elf && f.notes_len > 0,
+			  "expected an ELF core with notes, got error %ld, %d, %ld bytes", f.err,
+			  f.elf, f.notes_len);
+	ktap_check_expect(&check, f.size > 0 && f.size <= CORE_SMALL_LIMIT,
+			  "expected a core of at most %d bytes, got %ld", CORE_SMALL_LIMIT, f.size);
+	ktap_check_expect(&check, f.notes_end > 0 && f.notes_end <= f.size,
+			  "expected the notes whole in the file, they end at %ld of %ld bytes",
+			  f.notes_end, f.size);
+	if (f.notes_len > 0 && f.notes_end <= f.size)
+		core_check_thread(&check, f.notes_len, &from, "task", child.pid, &core_spec);
+	ktap_check_end(subtests, &check, "truncated");
+}
+
 static void core_run(struct ktap *subtests)
 {
 	struct ktap_check check;
@@ -296,7 +346,7 @@ static void core_run(struct ktap *subtests)
 		ktap_skip_all(subtests, "the kernel wrote no core dump (CONFIG_COREDUMP is off)");
 		return;
 	}
-	ktap_plan(subtests, 4);
+	ktap_plan(subtests, 5);
 	core_read(&f);
 	sys_unlink(CORE_FILE);
 	sys_rmdir(CORE_DIR);
@@ -344,6 +394,7 @@ static void core_run(struct ktap *subtests)
 		ktap_check_end(subtests, &check, "prxfpreg");
 	}
 	core_run_threads(subtests);
+	core_run_truncated(subtests);
 }
 
 GT_TEST("fpu_coredump", 10, core_run,
