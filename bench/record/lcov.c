@@ -169,7 +169,7 @@ static void table(struct strbuf *out, const struct lcov_named *n,
 	tally_row(out, "total", &total);
 }
 
-static int cmp_long(const void *a, const void *b)
+int lcov_cmp_line(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
 
@@ -178,7 +178,7 @@ static int cmp_long(const void *a, const void *b)
 
 void lcov_add_ranges(struct strbuf *out, long *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_long);
+	qsort(v, n, sizeof(*v), lcov_cmp_line);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 

@@ -55,6 +55,9 @@ const struct lcov_file *lcov_trace_find(const struct lcov_trace *t, const char *
 /* The hits of `line` in `f` (NULL: 0), summed over its DA: records. */
 long long lcov_file_hits(const struct lcov_file *f, long line);
 
+/* qsort()'s order of line numbers (longs). */
+int lcov_cmp_line(const void *a, const void *b);
+
 /* Appends "12, 14-20, 31": the `n` line numbers of `v`, which it sorts. */
 void lcov_add_ranges(struct strbuf *out, long *v, size_t n);
 

@@ -2,8 +2,10 @@
 
 #include "lib/error.h"
 #include "lib/strbuf.h"
+#include "lib/xmlw.h"
 #include "lib/xalloc.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -230,7 +232,7 @@ static void group_add(struct group **g, size_t *n, const char *name, long line)
 	(*g)[i].v[(*g)[i].n++] = line;
 }
 
-static void group_print(struct strbuf *out, struct group *g, size_t n, bool count)
+static void group_print(struct strbuf *out, const struct group *g, size_t n, bool count)
 {
 	for (size_t i = 0; i < n; i++) {
 		strbuf_addf(out, "    %s", g[i].name);
@@ -239,27 +241,31 @@ static void group_print(struct strbuf *out, struct group *g, size_t n, bool coun
 		strbuf_addstr(out, ": ");
 		lcov_add_ranges(out, g[i].v, g[i].n);
 		strbuf_addch(out, '\n');
-		free(g[i].v);
 	}
-	free(g);
 }
 
-/*
- * The file's unreached lines, each once, into explained (by reason) and
- * not (by function); `used` counts the lines each entry explained.
- */
+/* A file's unreached lines, each once: explained (by reason) and not (by function). */
 struct sorted {
-	const struct unreached_list *l;
-	size_t *used;
+	const char *path;
 	struct group *why, *fns;
 	size_t nwhy, nfns, explained, unexplained;
 };
 
-static void sort_file(struct sorted *s, const struct lcov_file *f, const char *text)
+/* Every FPU file's, and the lines each entry explained (`used`), for the text and the HTML. */
+struct sorting {
+	const struct unreached_list *l;
+	size_t *used;
+	struct sorted *files;
+	size_t nfiles;
+};
+
+static void sort_file(struct sorting *so, struct sorted *s, const struct lcov_file *f,
+		      const char *text)
 {
 	long *done = xcalloc(f->nlines + 1, sizeof(*done));
 	size_t ndone = 0;
 
+	s->path = f->path;
 	for (size_t k = 0; k < f->nlines; k++) {
 		long line = f->lines[k].line;
 		const struct lcov_function *fn = lcov_function_at(f, line);
@@ -274,12 +280,13 @@ static void sort_file(struct sorted *s, const struct lcov_file *f, const char *t
 			continue;
 		done[ndone++] = line;
 		src = text ? source_line(text, line) : xstrdup("");
-		e = explain(s->l, f->path, name, src,
+		e = explain(so->l, f->path, name, src,
 			    text ? occurrence(text, fn ? fn->line : 1, line, src) : 0);
 		free(src);
 		if (e >= 0) {
-			s->used[e]++;
-			group_add(&s->why, &s->nwhy, s->l->reasons[s->l->entries[e].reason].name, line);
+			so->used[e]++;
+			group_add(&s->why, &s->nwhy, so->l->reasons[so->l->entries[e].reason].name,
+				  line);
 			s->explained++;
 		} else {
 			/* The name lives in `f`, which outlives the groups. */
@@ -287,6 +294,10 @@ static void sort_file(struct sorted *s, const struct lcov_file *f, const char *t
 			s->unexplained++;
 		}
 	}
+	for (size_t k = 0; k < s->nwhy; k++)
+		qsort(s->why[k].v, s->why[k].n, sizeof(long), lcov_cmp_line);
+	for (size_t k = 0; k < s->nfns; k++)
+		qsort(s->fns[k].v, s->fns[k].n, sizeof(long), lcov_cmp_line);
 	free(done);
 }
 
@@ -298,48 +309,74 @@ static const char *source_of(const struct unreached_source *sources, size_t n, c
 	return NULL;
 }
 
-void unreached_summary(struct strbuf *out, const struct lcov_trace *fsave,
-		       const struct unreached_list *list, const char *name,
-		       const struct unreached_source *sources, size_t nsources,
-		       bool (*is_fpu_code)(const char *path))
+static void sorting_build(struct sorting *so, const struct lcov_trace *fsave,
+			  const struct unreached_list *list, const struct unreached_source *sources,
+			  size_t nsources, bool (*is_fpu_code)(const char *path))
 {
-	const struct unreached_list *l = list;
-	size_t *used = xcalloc(l ? l->nentries + 1 : 1, sizeof(*used));
-	struct strbuf none = STRBUF_INIT;
+	*so = (struct sorting){ .l = list };
+	so->used = xcalloc(list ? list->nentries + 1 : 1, sizeof(*so->used));
+	so->files = xcalloc(fsave->nfiles + 1, sizeof(*so->files));
+	for (size_t i = 0; i < fsave->nfiles; i++)
+		if (is_fpu_code(fsave->files[i].path))
+			sort_file(so, &so->files[so->nfiles++], &fsave->files[i],
+				  source_of(sources, nsources, fsave->files[i].path));
+}
+
+static void sorting_free(struct sorting *so)
+{
+	for (size_t i = 0; i < so->nfiles; i++) {
+		for (size_t k = 0; k < so->files[i].nwhy; k++)
+			free(so->files[i].why[k].v);
+		for (size_t k = 0; k < so->files[i].nfns; k++)
+			free(so->files[i].fns[k].v);
+		free(so->files[i].why);
+		free(so->files[i].fns);
+	}
+	free(so->files);
+	free(so->used);
+}
+
+static void entry_text(struct strbuf *out, const struct unreached_entry *e)
+{
+	strbuf_addf(out, "%s %s %s", e->file, e->function, e->source);
+	if (e->nth)
+		strbuf_addf(out, " @%ld", e->nth);
+}
+
+static void summary_text(struct strbuf *out, const struct sorting *so, const char *name)
+{
+	const struct unreached_list *l = so->l;
 	size_t stale = 0, unexplained = 0;
+
 	strbuf_addf(out, "\nLines no FSAVE setup executes, explained by %s (reason: line numbers):\n",
 		    name);
-	strbuf_addf(&none, "\nLines no FSAVE setup executes that %s does not explain "
-		    "(function: line numbers):\n", name);
 	if (!l)
 		strbuf_addf(out, "  no list: '%s' could not be read\n", name);
-	for (size_t i = 0; i < fsave->nfiles; i++) {
-		const struct lcov_file *f = &fsave->files[i];
-		struct sorted s = { .l = l, .used = used };
+	for (size_t i = 0; i < so->nfiles; i++) {
+		const struct sorted *s = &so->files[i];
 
-		if (!is_fpu_code(f->path))
-			continue;
-		sort_file(&s, f, source_of(sources, nsources, f->path));
-		if (s.explained) {
-			strbuf_addf(out, "  %s (%zu of %zu)\n", f->path, s.explained,
-				    s.explained + s.unexplained);
-		}
-		group_print(out, s.why, s.nwhy, true);
-		if (s.unexplained)
-			strbuf_addf(&none, "  %s (%zu)\n", f->path, s.unexplained);
-		group_print(&none, s.fns, s.nfns, false);
-		unexplained += s.unexplained;
+		if (s->explained)
+			strbuf_addf(out, "  %s (%zu of %zu)\n", s->path, s->explained,
+				    s->explained + s->unexplained);
+		group_print(out, s->why, s->nwhy, true);
+	}
+	strbuf_addf(out, "\nLines no FSAVE setup executes that %s does not explain "
+		    "(function: line numbers):\n", name);
+	for (size_t i = 0; i < so->nfiles; i++) {
+		const struct sorted *s = &so->files[i];
+
+		if (s->unexplained)
+			strbuf_addf(out, "  %s (%zu)\n", s->path, s->unexplained);
+		group_print(out, s->fns, s->nfns, false);
+		unexplained += s->unexplained;
 	}
 	if (!unexplained)
-		strbuf_addstr(&none, "  none\n");
-	strbuf_add(out, none.buf, none.len);
+		strbuf_addstr(out, "  none\n");
 	strbuf_addf(out, "\nEntries of %s that explain no line:\n", name);
 	for (size_t i = 0; l && i < l->nentries; i++)
-		if (!used[i] && ++stale) {
-			strbuf_addf(out, "  %s %s %s", l->entries[i].file, l->entries[i].function,
-				    l->entries[i].source);
-			if (l->entries[i].nth)
-				strbuf_addf(out, " @%ld", l->entries[i].nth);
+		if (!so->used[i] && ++stale) {
+			strbuf_addstr(out, "  ");
+			entry_text(out, &l->entries[i]);
 			strbuf_addch(out, '\n');
 		}
 	if (!stale)
@@ -347,6 +384,124 @@ void unreached_summary(struct strbuf *out, const struct lcov_trace *fsave,
 	strbuf_addstr(out, "\nReasons:\n");
 	for (size_t i = 0; l && i < l->nreasons; i++)
 		strbuf_addf(out, "  %-10s %s\n", l->reasons[i].name, l->reasons[i].text);
-	strbuf_release(&none);
-	free(used);
+}
+
+void unreached_summary(struct strbuf *out, const struct lcov_trace *fsave,
+		       const struct unreached_list *list, const char *name,
+		       const struct unreached_source *sources, size_t nsources,
+		       bool (*is_fpu_code)(const char *path))
+{
+	struct sorting so;
+
+	sorting_build(&so, fsave, list, sources, nsources, is_fpu_code);
+	summary_text(out, &so, name);
+	sorting_free(&so);
+}
+
+/* Whether `path` may go into a link as it is: letters, digits, '/', '.', '_', '-'. */
+static bool plain_path(const char *path)
+{
+	return *path && path[strspn(path, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				     "0123456789/._-")] == '\0' && !strstr(path, "..");
+}
+
+/* "NAME (n): 12, 13" with each line a link to genhtml's page of `path`. */
+static void group_html(struct xmlw *x, const char *path, const struct group *g, bool count)
+{
+	xmlw_open(x, "li", NULL);
+	xmlw_element(x, "code", g->name, NULL);
+	if (count) {
+		char n[32];
+
+		snprintf(n, sizeof(n), " (%zu)", g->n);
+		xmlw_text(x, n);
+	}
+	xmlw_text(x, ": ");
+	for (size_t i = 0; i < g->n; i++) {
+		char line[32], *href = xasprintf("%s.gcov.html#%ld", path, g->v[i]);
+
+		snprintf(line, sizeof(line), "%ld", g->v[i]);
+		if (i)
+			xmlw_text(x, ", ");
+		if (plain_path(path))
+			xmlw_element(x, "a", line, "href", href, NULL);
+		else
+			xmlw_text(x, line);
+		free(href);
+	}
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+}
+
+static void file_html(struct xmlw *x, const struct sorted *s)
+{
+	char what[64];
+
+	xmlw_element(x, "h2", s->path, NULL);
+	snprintf(what, sizeof(what), "%zu explained, %zu not", s->explained, s->unexplained);
+	xmlw_element(x, "p", what, NULL);
+	xmlw_open(x, "ul", NULL);
+	for (size_t k = 0; k < s->nwhy; k++)
+		group_html(x, s->path, &s->why[k], true);
+	for (size_t k = 0; k < s->nfns; k++) {
+		xmlw_open(x, "li", NULL);
+		xmlw_element(x, "strong", "not explained", NULL);
+		xmlw_open(x, "ul", NULL);
+		group_html(x, s->path, &s->fns[k], false);
+		xmlw_close(x);
+		xmlw_close(x);
+	}
+	xmlw_close(x);
+	xmlw_text(x, "\n");
+}
+
+int unreached_html(const struct lcov_trace *fsave, const struct unreached_list *list,
+		   const char *name, const struct unreached_source *sources, size_t nsources,
+		   bool (*is_fpu_code)(const char *path), char **out)
+{
+	const char *title = "Lines no FSAVE setup executes";
+	struct strbuf entry = STRBUF_INIT;
+	struct sorting so;
+	struct xmlw x;
+
+	sorting_build(&so, fsave, list, sources, nsources, is_fpu_code);
+	xmlw_begin_html(&x);
+	xmlw_open(&x, "html", "xmlns", "http://www.w3.org/1999/xhtml", "lang", "en", NULL);
+	xmlw_open(&x, "head", NULL);
+	xmlw_element(&x, "meta", NULL, "charset", "utf-8", NULL);
+	xmlw_element(&x, "title", title, NULL);
+	xmlw_close(&x);
+	xmlw_open(&x, "body", NULL);
+	xmlw_element(&x, "h1", title, NULL);
+	xmlw_open(&x, "p", NULL);
+	xmlw_text(&x, "By the reasons of ");
+	xmlw_element(&x, "code", name, NULL);
+	xmlw_text(&x, list ? "; each line number opens the line in the file's page."
+			   : ", which could not be read: nothing is explained.");
+	xmlw_close(&x);
+	xmlw_text(&x, "\n");
+	for (size_t i = 0; i < so.nfiles; i++)
+		if (so.files[i].explained || so.files[i].unexplained)
+			file_html(&x, &so.files[i]);
+	xmlw_element(&x, "h2", "Entries that explain no line", NULL);
+	xmlw_open(&x, "ul", NULL);
+	for (size_t i = 0; list && i < list->nentries; i++)
+		if (!so.used[i]) {
+			strbuf_reset(&entry);
+			entry_text(&entry, &list->entries[i]);
+			xmlw_element(&x, "li", entry.buf, NULL);
+		}
+	xmlw_close(&x);
+	xmlw_element(&x, "h2", "Reasons", NULL);
+	xmlw_open(&x, "dl", NULL);
+	for (size_t i = 0; list && i < list->nreasons; i++) {
+		xmlw_element(&x, "dt", list->reasons[i].name, NULL);
+		xmlw_element(&x, "dd", list->reasons[i].text, NULL);
+	}
+	xmlw_close(&x);
+	xmlw_close(&x);
+	xmlw_close(&x);
+	strbuf_release(&entry);
+	sorting_free(&so);
+	return xmlw_finish(&x, "the unreached lines' page", out);
 }

@@ -2,7 +2,7 @@
  * unreached: the checked-in reasons why lines of the FPU code cannot run
  * on any FSAVE setup (patches/gcov/unreached.list), and the part of the
  * coverage summary that sorts the lines no FSAVE setup executed into
- * explained, by reason, and not explained.
+ * explained, by reason, and not explained; the same as an HTML page.
  *
  * The list's lines (blank ones and `#` comments aside) are either
  *
@@ -53,5 +53,14 @@ void unreached_summary(struct strbuf *out, const struct lcov_trace *fsave,
 		       const struct unreached_list *list, const char *name,
 		       const struct unreached_source *sources, size_t nsources,
 		       bool (*is_fpu_code)(const char *path));
+
+/*
+ * The same as an HTML page into *out (caller frees), to sit beside
+ * genhtml's pages of `fsave`: each line number links to
+ * FILE.gcov.html#LINE.  0, or ERR_GENERIC.
+ */
+int unreached_html(const struct lcov_trace *fsave, const struct unreached_list *list,
+		   const char *name, const struct unreached_source *sources, size_t nsources,
+		   bool (*is_fpu_code)(const char *path), char **out);
 
 #endif

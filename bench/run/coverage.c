@@ -360,7 +360,8 @@ static int html(struct cov *c, const char *info, const char *out, const char *ti
 
 /*
  * The FSAVE setups' unreached lines, sorted by GCOV_UNREACHED against the
- * sources as the kernel was built.  A list that cannot be read leaves every
+ * sources as the kernel was built, into the summary and into
+ * html/fsave/unreached.html beside genhtml's pages.  A list that cannot be read leaves every
  * line unexplained; one that is not a list is an error.
  */
 static int explain_unreached(struct cov *c, const struct lcov_trace *fsave, struct strbuf *out)
@@ -383,8 +384,16 @@ static int explain_unreached(struct cov *c, const struct lcov_trace *fsave, stru
 			src[i].text = texts[i].buf;
 		free(path);
 	}
-	if (!err)
+	if (!err) {
+		char *page = NULL, *path = xasprintf("%s/html/fsave/unreached.html", c->dir);
+
 		unreached_summary(out, fsave, list, name, src, fsave->nfiles, is_fpu_code);
+		err = unreached_html(fsave, list, name, src, fsave->nfiles, is_fpu_code, &page);
+		if (!err)
+			err = file_write_atomic(path, page, strlen(page));
+		free(page);
+		free(path);
+	}
 	for (size_t i = 0; i < fsave->nfiles; i++)
 		strbuf_release(&texts[i]);
 	free(texts);

@@ -16,7 +16,8 @@
  *   SETUP.info   each setup's tracefile (its boots merged), SETUP as the
  *                console logs name it (pentium2_-fxsr.info);
  *   fsave.info   the FSAVE setups merged; all.info every setup;
- *   html/        genhtml's report of all.info, html/fsave/ of fsave.info;
+ *   html/        genhtml's report of all.info, html/fsave/ of fsave.info,
+ *                and html/fsave/unreached.html, record/unreached.h's page;
  *   summary.txt  record/lcov.h's summary, then record/unreached.h's of
  *                the lines no FSAVE setup executes, sorted by the
  *                reasons of `patches`/gcov/unreached.list.

@@ -117,6 +117,31 @@ static void test_summary(void **state)
 	lcov_trace_free(t);
 }
 
+static void test_html(void **state)
+{
+	struct lcov_trace *t = load_trace();
+	struct strbuf legacy = STRBUF_INIT;
+	struct unreached_list *list = NULL;
+	struct unreached_source src;
+	char *page = NULL;
+
+	(void)state;
+	assert_int_equal(file_read("tests/fixtures/lcov/src/" LEGACY, &legacy), 0);
+	src = (struct unreached_source){ LEGACY, legacy.buf };
+	assert_int_equal(unreached_parse("u.list", list_text, &list), 0);
+	assert_int_equal(unreached_html(t, list, "u.list", &src, 1, is_fpu, &page), 0);
+	assert_has(page, "<h2>" LEGACY "</h2><p>6 explained, 6 not</p>");
+	assert_has(page, "<li><code>fxsr</code> (5): <a href=\"" LEGACY ".gcov.html#58\">58</a>, ");
+	assert_has(page, "<a href=\"" LEGACY ".gcov.html#109\">109</a></li>");
+	assert_has(page, "<strong>not explained</strong><ul><li><code>fxrstor_safe</code>: ");
+	assert_has(page, "<li>" BUGS " fpu__init_check_bugs pr_warn(&quot;no such line&quot;);</li>");
+	assert_has(page, "<dt>fxsr</dt><dd>FXSR only: the kernel uses fnsave</dd>");
+	free(page);
+	unreached_list_free(list);
+	strbuf_release(&legacy);
+	lcov_trace_free(t);
+}
+
 static void test_no_list(void **state)
 {
 	struct lcov_trace *t = load_trace();
@@ -150,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_function_at),
 		cmocka_unit_test(test_summary),
+		cmocka_unit_test(test_html),
 		cmocka_unit_test(test_no_list),
 		cmocka_unit_test(test_malformed),
 	};
