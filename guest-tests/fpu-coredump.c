@@ -94,10 +94,15 @@ static const struct fpstate_spec thread_spec = {
 };
 
 static struct task_thread core_thread;
+static int core_go[2];	/* the leader tells the thread it may crash: the ids are out */
 
 static void core_thread_crash(void *arg)
 {
+	char go;
+
 	(void)arg;
+	if (proc_read(core_go[0], &go, 1) != 1)
+		return;
 	fpstate_load(&thread_spec);
 	__asm__ volatile("ud2" ::: "memory");
 }
@@ -107,13 +112,17 @@ static int core_crash_threads(int write_fd, void *arg)
 {
 	const struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
 	long ids[2] = { sys_getpid(), 0 };
+	char go = 1;
 
 	(void)arg;
-	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, &unlimited) < 0)
+	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, &unlimited) < 0 ||
+	    sys_pipe(core_go) < 0)
 		return 1;
 	fpstate_load(&core_spec);
 	ids[1] = task_thread_start(&core_thread, core_thread_crash, NULL);
-	if (ids[1] < 0 || proc_write(write_fd, ids, sizeof(ids)) < 0)
+	/* Else the dump could kill the leader before the ids are out. */
+	if (ids[1] < 0 || proc_write(write_fd, ids, sizeof(ids)) < 0 ||
+	    proc_write(core_go[1], &go, 1) < 0)
 		return 2;
 	for (;;)
 		time_sleep_ms(1000);
