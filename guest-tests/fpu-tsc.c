@@ -17,7 +17,7 @@
  *             e, FCW 0x0f7f and C1|PE|UE; they hand a byte back and forth
  *             TSC_ROUNDS times and each compares its whole state after
  *             each round; then the child's rdtsc is one SIGSEGV and the
- *             parent's none.
+ *             parent's none, and after PR_TSC_ENABLE the child's is none.
  */
 #include "rt/cpu.h"
 #include "rt/fpstate.h"
@@ -80,6 +80,8 @@ struct tsc_report {
 	long set, get;		/* prctl's answers */
 	int rounds_ok;		/* rounds after which its state was whole */
 	int segv;		/* SIGSEGVs of its rdtsc */
+	long enable;		/* PR_SET_TSC of PR_TSC_ENABLE */
+	int segv_enabled;	/* SIGSEGVs of its rdtsc after that */
 };
 
 static int tsc_pipes[2][2];	/* [0]: parent to child, [1]: child to parent */
@@ -113,6 +115,8 @@ static int tsc_child(int write_fd, void *arg)
 	r.get = sys_prctl(PR_GET_TSC, (unsigned long)&r.get) < 0 ? -1 : r.get;
 	r.rounds_ok = tsc_rounds(&child_spec, tsc_pipes[0][0], tsc_pipes[1][1], false);
 	r.segv = tsc_try_rdtsc();
+	r.enable = sys_prctl(PR_SET_TSC, PR_TSC_ENABLE);
+	r.segv_enabled = tsc_try_rdtsc();
 	return proc_write(write_fd, &r, sizeof(r)) < 0;
 }
 
@@ -147,6 +151,9 @@ static void tsc_run_switch(struct ktap *subtests)
 	ktap_check_expect(&check, r.segv == 1 && parent_segv == 0,
 			  "expected 1 SIGSEGV from the child's rdtsc and none from the parent's, got "
 			  "%d and %d", r.segv, parent_segv);
+	ktap_check_expect(&check, r.enable == 0 && r.segv_enabled == 0,
+			  "expected PR_TSC_ENABLE 0 and then no SIGSEGV from rdtsc, got %ld and %d",
+			  r.enable, r.segv_enabled);
 	ktap_check_end(subtests, &check, "switch");
 }
 
