@@ -23,16 +23,29 @@
  *   prfpreg    its NT_PRFPREG note is the loaded state;
  *   prxfpreg   it has an NT_PRXFPREG note exactly when the kernel uses FXSR
  *              (AT_HWCAP), with the same FCW, FSW, abridged tag and
- *              registers (skipped without FXSR and without a note).
+ *              registers (skipped without FXSR and without a note);
+ *   threads    in a child whose leader holds that state and sleeps, a second
+ *              thread loads -1.5, 0.125 with FCW 0x0e7f and executes ud2:
+ *              the core has an NT_PRSTATUS and an NT_PRFPREG per thread, the
+ *              dumping thread's first (fill_note_info() keeps it at the head
+ *              of the list), each NT_PRFPREG its own thread's state;
+ *   truncated  with RLIMIT_CORE at 4096 bytes, the least that dumps, the
+ *              memory does not fit (elf_core_dump() stops at its first
+ *              segment): the file is no larger, the wait status still says
+ *              core dumped, and the notes, which come first, are whole, the
+ *              NT_PRFPREG the loaded state.
  *
  * A kernel that writes no core (CONFIG_COREDUMP=n) skips the whole test.
  */
 #include "rt/auxv.h"
+#include "rt/fmt.h"
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
 #include "rt/sys.h"
+#include "rt/task.h"
 #include "rt/test.h"
+#include "rt/time.h"
 #include "rt/x87.h"
 
 #include <asm/errno.h>
@@ -50,6 +63,8 @@
 #define CORE_FP_SIZE 108	/* struct user_i387_struct */
 #define CORE_FXSR_SIZE 512	/* struct user_fxsr_struct */
 #define CORE_WAIT_CORE 0x80	/* the wait status's "core dumped" bit */
+#define CORE_PRSTATUS_PID 24	/* pr_pid in the i386 struct elf_prstatus */
+#define CORE_SMALL_LIMIT 4096	/* the least RLIMIT_CORE that dumps: ELF_EXEC_PAGESIZE */
 
 static const long double core_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10 };
 static const struct fpstate_spec core_spec = {
@@ -59,17 +74,60 @@ static const struct fpstate_spec core_spec = {
 	.values = core_values,
 };
 
+/* Dies of ud2 with core_spec loaded, RLIMIT_CORE `arg` (NULL: unlimited). */
 static int core_crash(int write_fd, void *arg)
 {
 	const struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	const struct rlimit *limit = arg ? arg : &unlimited;
 
 	(void)write_fd;
-	(void)arg;
-	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, &unlimited) < 0)
+	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, limit) < 0)
 		return 1;
 	fpstate_load(&core_spec);
 	__asm__ volatile("ud2" ::: "memory");
 	return 2;
+}
+
+static const long double thread_values[] = { -1.5L, 0.125L };
+static const struct fpstate_spec thread_spec = {
+	.cw = 0x0e7f,
+	.count = ARRAY_SIZE(thread_values),
+	.values = thread_values,
+};
+
+static struct task_thread core_thread;
+static int core_go[2];	/* the leader tells the thread it may crash: the ids are out */
+
+static void core_thread_crash(void *arg)
+{
+	char go;
+
+	(void)arg;
+	if (proc_read(core_go[0], &go, 1) != 1)
+		return;
+	fpstate_load(&thread_spec);
+	__asm__ volatile("ud2" ::: "memory");
+}
+
+/* Sends the leader's and the thread's ids, then sleeps until the dump kills it. */
+static int core_crash_threads(int write_fd, void *arg)
+{
+	const struct rlimit unlimited = { RLIM_INFINITY, RLIM_INFINITY };
+	long ids[2] = { sys_getpid(), 0 };
+	char go = 1;
+
+	(void)arg;
+	if (sys_chdir(CORE_DIR) < 0 || sys_setrlimit(RLIMIT_CORE, &unlimited) < 0 ||
+	    sys_pipe(core_go) < 0)
+		return 1;
+	fpstate_load(&core_spec);
+	ids[1] = task_thread_start(&core_thread, core_thread_crash, NULL);
+	/* Else the dump could kill the leader before the ids are out. */
+	if (ids[1] < 0 || proc_write(write_fd, ids, sizeof(ids)) < 0 ||
+	    proc_write(core_go[1], &go, 1) < 0)
+		return 2;
+	for (;;)
+		time_sleep_ms(1000);
 }
 
 static uint8_t core_notes[CORE_NOTES_MAX];
@@ -78,6 +136,8 @@ struct core_file {
 	long err;		/* of open, read or lseek; 0 */
 	bool elf;		/* ELF32, ET_CORE, EM_386 */
 	long notes_len;		/* bytes of the PT_NOTE read into core_notes, -1 without one */
+	long notes_end;		/* where the PT_NOTE ends in the file */
+	long size;		/* of the file */
 };
 
 static long core_read_at(int fd, long offset, void *buf, size_t size)
@@ -96,6 +156,8 @@ static void core_read(struct core_file *f)
 	f->err = 0;
 	f->elf = false;
 	f->notes_len = -1;
+	f->notes_end = 0;
+	f->size = -1;
 	if (fd < 0) {
 		f->err = fd;
 		return;
@@ -119,16 +181,21 @@ static void core_read(struct core_file *f)
 
 				f->notes_len = core_read_at((int)fd, (long)ph[i].p_offset, core_notes,
 							    size);
+				f->notes_end = (long)(ph[i].p_offset + ph[i].p_filesz);
 				break;
 			}
 	}
+	f->size = sys_lseek((int)fd, 0, 2 /* SEEK_END */);
 	sys_close((int)fd);
 }
 
-/* The descriptor of the first note of `type`, its size in *size; NULL if none. */
-static const uint8_t *core_find_note(long len, uint32_t type, uint32_t *size)
+/*
+ * The descriptor of the first note of `type` at or after *from, its size in
+ * *size; NULL if none.  *from moves past it.
+ */
+static const uint8_t *core_find_note(long len, uint32_t type, long *from, uint32_t *size)
 {
-	long at = 0;
+	long at = *from;
 
 	while (len - at >= (long)sizeof(Elf32_Nhdr)) {
 		const Elf32_Nhdr *nh = (const Elf32_Nhdr *)(core_notes + at);
@@ -140,6 +207,7 @@ static const uint8_t *core_find_note(long len, uint32_t type, uint32_t *size)
 			return NULL;
 		if (nh->n_type == type) {
 			*size = nh->n_descsz;
+			*from = next;
 			return core_notes + at + sizeof(*nh) + name;
 		}
 		at = next;
@@ -168,6 +236,105 @@ static void core_check_fxsr(struct ktap_check *check, const struct x87_fsave *wa
 			  reg);
 }
 
+/* The thread's NT_PRSTATUS (its pid) and then its NT_PRFPREG: the state of thread `tid`. */
+static void core_check_thread(struct ktap_check *check, long len, long *from, const char *who,
+			      long tid, const struct fpstate_spec *spec)
+{
+	uint32_t size = 0, pid = 0;
+	const uint8_t *st = core_find_note(len, NT_PRSTATUS, from, &size);
+	const uint8_t *fp = st ? core_find_note(len, NT_PRFPREG, from, &size) : NULL;
+	struct x87_fsave want, image;
+	char where[48];
+	struct fmt_buf b;
+
+	if (st)
+		fpstate_copy(&pid, st + CORE_PRSTATUS_PID, sizeof(pid));
+	ktap_check_expect(check, st && (long)pid == tid,
+			  "expected the %s's NT_PRSTATUS (pid %ld), got %s%u", who, tid,
+			  st ? "pid " : "none", pid);
+	ktap_check_expect(check, fp && size == CORE_FP_SIZE,
+			  "expected the %s's NT_PRFPREG of %d bytes, got %s%u", who, CORE_FP_SIZE,
+			  fp ? "" : "none, ", size);
+	if (!fp || size != CORE_FP_SIZE)
+		return;
+	fmt_init(&b, where, sizeof(where));
+	fmt_addf(&b, "in the %s's NT_PRFPREG", who);
+	fpstate_build(&want, spec);
+	fpstate_copy(&image, fp, sizeof(image));
+	fpstate_check(check, where, &want, &image);
+}
+
+static void core_run_threads(struct ktap *subtests)
+{
+	struct ktap_check check;
+	struct proc_child child;
+	struct core_file f = { 0 };
+	long err, status = -1, got = 0, ids[2] = { 0, 0 }, from = 0;
+
+	err = sys_mkdir(CORE_DIR, 0700);
+	sys_unlink(CORE_FILE);
+	if (err == 0 || err == -EEXIST)
+		err = proc_start(&child, core_crash_threads, NULL);
+	if (err == 0)
+		status = proc_finish(&child, ids, sizeof(ids), &got);
+	core_read(&f);
+	sys_unlink(CORE_FILE);
+	sys_rmdir(CORE_DIR);
+
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0 && got == (long)sizeof(ids),
+			  "expected mkdir, fork and the ids to come, got %ld and %ld bytes", err, got);
+	ktap_check_expect(&check, status == (CORE_WAIT_CORE | SIGILL),
+			  "expected wait status 0x%x (SIGILL, core dumped), got 0x%lx",
+			  CORE_WAIT_CORE | SIGILL, status);
+	ktap_check_expect(&check, f.err == 0 && f.elf && f.notes_len > 0,
+			  "expected an ELF core with notes, got error %ld, %d, %ld bytes", f.err,
+			  f.elf, f.notes_len);
+	if (f.notes_len > 0 && got == (long)sizeof(ids)) {
+		core_check_thread(&check, f.notes_len, &from, "dumping thread", ids[1],
+				  &thread_spec);
+		core_check_thread(&check, f.notes_len, &from, "leader", ids[0], &core_spec);
+	}
+	ktap_check_end(subtests, &check, "threads");
+}
+
+static void core_run_truncated(struct ktap *subtests)
+{
+	const struct rlimit small = { CORE_SMALL_LIMIT, CORE_SMALL_LIMIT };
+	struct ktap_check check;
+	struct proc_child child = { 0 };
+	struct core_file f = { 0 };
+	long err, status = -1, got = 0, from = 0;
+	char none;
+
+	err = sys_mkdir(CORE_DIR, 0700);
+	sys_unlink(CORE_FILE);
+	if (err == 0 || err == -EEXIST)
+		err = proc_start(&child, core_crash, (void *)&small);
+	if (err == 0)
+		status = proc_finish(&child, &none, sizeof(none), &got);
+	core_read(&f);
+	sys_unlink(CORE_FILE);
+	sys_rmdir(CORE_DIR);
+
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0, "expected mkdir and fork to succeed, got %ld", err);
+	ktap_check_expect(&check, status == (CORE_WAIT_CORE | SIGILL),
+			  "expected wait status 0x%x (SIGILL, core dumped), got 0x%lx",
+			  CORE_WAIT_CORE | SIGILL, status);
+	ktap_check_expect(&check, f.err == 0 && f.elf && f.notes_len > 0,
+			  "expected an ELF core with notes, got error %ld, %d, %ld bytes", f.err,
+			  f.elf, f.notes_len);
+	ktap_check_expect(&check, f.size > 0 && f.size <= CORE_SMALL_LIMIT,
+			  "expected a core of at most %d bytes, got %ld", CORE_SMALL_LIMIT, f.size);
+	ktap_check_expect(&check, f.notes_end > 0 && f.notes_end <= f.size,
+			  "expected the notes whole in the file, they end at %ld of %ld bytes",
+			  f.notes_end, f.size);
+	if (f.notes_len > 0 && f.notes_end <= f.size)
+		core_check_thread(&check, f.notes_len, &from, "task", child.pid, &core_spec);
+	ktap_check_end(subtests, &check, "truncated");
+}
+
 static void core_run(struct ktap *subtests)
 {
 	struct ktap_check check;
@@ -191,14 +358,16 @@ static void core_run(struct ktap *subtests)
 		ktap_skip_all(subtests, "the kernel wrote no core dump (CONFIG_COREDUMP is off)");
 		return;
 	}
-	ktap_plan(subtests, 3);
+	ktap_plan(subtests, 5);
 	core_read(&f);
 	sys_unlink(CORE_FILE);
 	sys_rmdir(CORE_DIR);
 	fpstate_build(&want, &core_spec);
 	if (f.notes_len > 0) {
-		fp = core_find_note(f.notes_len, NT_PRFPREG, &fp_size);
-		fx = core_find_note(f.notes_len, NT_PRXFPREG, &fx_size);
+		long from_fp = 0, from_fx = 0;
+
+		fp = core_find_note(f.notes_len, NT_PRFPREG, &from_fp, &fp_size);
+		fx = core_find_note(f.notes_len, NT_PRXFPREG, &from_fx, &fx_size);
 	}
 
 	ktap_check_begin(&check);
@@ -228,22 +397,25 @@ static void core_run(struct ktap *subtests)
 	if (!fx && !kernel_fxsr) {
 		ktap_result_directive(subtests, true, "prxfpreg",
 				      "SKIP no NT_PRXFPREG note (the kernel does not use FXSR)");
-		return;
+	} else {
+		ktap_check_begin(&check);
+		ktap_check_expect(&check, fx && kernel_fxsr,
+				  "expected an NT_PRXFPREG note exactly when AT_HWCAP says FXSR (%s), "
+				  "got %s", kernel_fxsr ? "it does" : "it does not", fx ? "one" : "none");
+		if (fx)
+			ktap_check_expect(&check, fx_size == CORE_FXSR_SIZE,
+					  "expected an NT_PRXFPREG note of %d bytes, got %u",
+					  CORE_FXSR_SIZE, fx_size);
+		if (fx && fx_size == CORE_FXSR_SIZE)
+			core_check_fxsr(&check, &want, fx);
+		ktap_check_end(subtests, &check, "prxfpreg");
 	}
-	ktap_check_begin(&check);
-	ktap_check_expect(&check, fx && kernel_fxsr,
-			  "expected an NT_PRXFPREG note exactly when AT_HWCAP says FXSR (%s), got %s",
-			  kernel_fxsr ? "it does" : "it does not", fx ? "one" : "none");
-	if (fx)
-		ktap_check_expect(&check, fx_size == CORE_FXSR_SIZE,
-			  "expected an NT_PRXFPREG note of %d bytes, got %u", CORE_FXSR_SIZE, fx_size);
-	if (fx && fx_size == CORE_FXSR_SIZE)
-		core_check_fxsr(&check, &want, fx);
-	ktap_check_end(subtests, &check, "prxfpreg");
+	core_run_threads(subtests);
+	core_run_truncated(subtests);
 }
 
 GT_TEST("fpu_coredump", 10, core_run,
-	GT_TAGS(GT_FUNC("fill_thread_core_info"), GT_FUNC("fpregs_get"), GT_FUNC("xfpregs_get"),
-		GT_FUNC("regset_xregset_fpregs_active")),
+	GT_TAGS(GT_FUNC("fill_thread_core_info"), GT_FUNC("fill_note_info"), GT_FUNC("fpregs_get"),
+		GT_FUNC("xfpregs_get"), GT_FUNC("regset_xregset_fpregs_active")),
 	"fill_thread_core_info() in fs/binfmt_elf.c with fpregs_get(), xfpregs_get() in "
-	"arch/x86/kernel/fpu/regset.c: a core's NT_PRFPREG is the x87 state at death");
+	"arch/x86/kernel/fpu/regset.c: a core's NT_PRFPREG is each thread's x87 state at death");

@@ -404,7 +404,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 		goto out;
 	/* After the run is complete and latest: a failure here costs only the coverage. */
 	if (o->coverage) {
-		if ((err = coverage_write(s, m, o->coverage)) < 0)
+		if ((err = coverage_write(s, m, o->coverage, o->patches)) < 0)
 			goto out;
 		printf("coverage: %s/summary.txt, %s/html/index.html\n", o->coverage, o->coverage);
 	}

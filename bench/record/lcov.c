@@ -51,8 +51,10 @@ int lcov_parse(const char *name, const char *text, struct lcov_trace **out)
 		} else if (strncmp(line, "DA:", 3) == 0 && f && parse_da(line + 3, &a, &b)) {
 			f->lines = xrealloc(f->lines, (f->nlines + 1) * sizeof(*f->lines));
 			f->lines[f->nlines++] = (struct lcov_line){ .line = (long)a, .hits = b };
-		} else if (strncmp(line, "FN:", 3) == 0 && f) {
-			f->functions++;
+		} else if (strncmp(line, "FN:", 3) == 0 && f && number(line + 3, ',', &a)) {
+			f->fns = xrealloc(f->fns, (f->functions + 1) * sizeof(*f->fns));
+			f->fns[f->functions++] = (struct lcov_function){
+				.line = (long)a, .name = xstrdup(strrchr(line, ',') + 1) };
 		} else if (strncmp(line, "FNDA:", 5) == 0 && f && number(line + 5, ',', &a)) {
 			f->functions_hit += a > 0;
 		} else if (!*line || strncmp(line, "TN:", 3) == 0 ||
@@ -86,12 +88,25 @@ void lcov_trace_free(struct lcov_trace *t)
 	for (size_t i = 0; i < t->nfiles; i++) {
 		free(t->files[i].path);
 		free(t->files[i].lines);
+		for (long k = 0; k < t->files[i].functions; k++)
+			free(t->files[i].fns[k].name);
+		free(t->files[i].fns);
 	}
 	free(t->files);
 	free(t);
 }
 
-static const struct lcov_file *trace_find(const struct lcov_trace *t, const char *path)
+const struct lcov_function *lcov_function_at(const struct lcov_file *f, long line)
+{
+	const struct lcov_function *best = NULL;
+
+	for (long i = 0; i < f->functions; i++)
+		if (f->fns[i].line <= line && (!best || f->fns[i].line > best->line))
+			best = &f->fns[i];
+	return best;
+}
+
+const struct lcov_file *lcov_trace_find(const struct lcov_trace *t, const char *path)
 {
 	for (size_t i = 0; i < t->nfiles; i++)
 		if (strcmp(t->files[i].path, path) == 0)
@@ -99,7 +114,7 @@ static const struct lcov_file *trace_find(const struct lcov_trace *t, const char
 	return NULL;
 }
 
-static long long file_hits(const struct lcov_file *f, long line)
+long long lcov_file_hits(const struct lcov_file *f, long line)
 {
 	long long hits = 0;
 
@@ -154,17 +169,16 @@ static void table(struct strbuf *out, const struct lcov_named *n,
 	tally_row(out, "total", &total);
 }
 
-static int cmp_long(const void *a, const void *b)
+int lcov_cmp_line(const void *a, const void *b)
 {
 	long x = *(const long *)a, y = *(const long *)b;
 
 	return (x > y) - (x < y);
 }
 
-/* "12, 14-20, 31" */
-static void add_ranges(struct strbuf *out, long *v, size_t n)
+void lcov_add_ranges(struct strbuf *out, long *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_long);
+	qsort(v, n, sizeof(*v), lcov_cmp_line);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
@@ -187,7 +201,7 @@ static void line_list(struct strbuf *out, const char *title, const struct lcov_n
 	strbuf_addf(out, "\n%s\n", title);
 	for (size_t i = 0; i < all->trace->nfiles; i++) {
 		const struct lcov_file *f = &all->trace->files[i];
-		const struct lcov_file *fs = trace_find(fsave->trace, f->path);
+		const struct lcov_file *fs = lcov_trace_find(fsave->trace, f->path);
 		long *v = xcalloc(f->nlines + 1, sizeof(*v));
 		size_t n = 0;
 
@@ -197,8 +211,8 @@ static void line_list(struct strbuf *out, const char *title, const struct lcov_n
 		}
 		for (size_t k = 0; k < f->nlines; k++) {
 			long line = f->lines[k].line;
-			long long in_all = file_hits(f, line);
-			bool picked = fxsave_only ? in_all > 0 && file_hits(fs, line) == 0 : in_all == 0;
+			long long in_all = lcov_file_hits(f, line);
+			bool picked = fxsave_only ? in_all > 0 && lcov_file_hits(fs, line) == 0 : in_all == 0;
 			bool seen = false;
 
 			for (size_t m = 0; m < n && !seen; m++)
@@ -208,7 +222,7 @@ static void line_list(struct strbuf *out, const char *title, const struct lcov_n
 		}
 		if (n) {
 			strbuf_addf(out, "  %s (%zu): ", f->path, n);
-			add_ranges(out, v, n);
+			lcov_add_ranges(out, v, n);
 			strbuf_addch(out, '\n');
 		}
 		total += n;

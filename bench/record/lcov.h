@@ -22,11 +22,17 @@ struct lcov_line {
 	long long hits;
 };
 
+struct lcov_function {
+	long line;		/* FN: where it starts */
+	char *name;
+};
+
 struct lcov_file {
 	char *path;		/* SF: as written */
 	struct lcov_line *lines;	/* DA: in the order written */
 	size_t nlines;
-	long functions;		/* FN: lines */
+	struct lcov_function *fns;	/* FN: in the order written */
+	long functions;		/* FN: lines, the length of fns */
 	long functions_hit;	/* FNDA: lines with a count above 0 */
 };
 
@@ -39,6 +45,21 @@ struct lcov_trace {
 int lcov_parse(const char *name, const char *text, struct lcov_trace **out);
 
 void lcov_trace_free(struct lcov_trace *t);
+
+/* The function of `f` that starts last at or before `line`, or NULL before the first. */
+const struct lcov_function *lcov_function_at(const struct lcov_file *f, long line);
+
+/* The record of `path` in `t`, or NULL. */
+const struct lcov_file *lcov_trace_find(const struct lcov_trace *t, const char *path);
+
+/* The hits of `line` in `f` (NULL: 0), summed over its DA: records. */
+long long lcov_file_hits(const struct lcov_file *f, long line);
+
+/* qsort()'s order of line numbers (longs). */
+int lcov_cmp_line(const void *a, const void *b);
+
+/* Appends "12, 14-20, 31": the `n` line numbers of `v`, which it sorts. */
+void lcov_add_ranges(struct strbuf *out, long *v, size_t n);
 
 /* A tracefile with its title in the summary ("486 (FSAVE)"). */
 struct lcov_named {

@@ -3,6 +3,7 @@
 #include "boot/guest.h"
 #include "judge/gcda.h"
 #include "record/lcov.h"
+#include "record/unreached.h"
 #include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
@@ -20,6 +21,7 @@
 
 #define GCOV_PATCH "gcov/profile-fpu.patch"
 #define GCOV_FRAGMENT "gcov/gcov.config"
+#define GCOV_UNREACHED "gcov/unreached.list"
 #define VARIANT_SUFFIX "-gcov"
 
 char *coverage_append(const char *append)
@@ -120,6 +122,7 @@ struct cov {
 	char *log;		/* lcov's and genhtml's output */
 	char *gcov_tool;
 	char *tree;		/* the tree's real path: the .gcno files name sources by it */
+	const char *patches;	/* where GCOV_UNREACHED is */
 	struct strbuf notes;	/* setups left out or partial, and why */
 };
 
@@ -355,6 +358,52 @@ static int html(struct cov *c, const char *info, const char *out, const char *ti
 	return run_tool(c, argv, c->tree);
 }
 
+/*
+ * The FSAVE setups' unreached lines, sorted by GCOV_UNREACHED against the
+ * sources as the kernel was built, into the summary and into
+ * html/fsave/unreached.html beside genhtml's pages.  A list that cannot be read leaves every
+ * line unexplained; one that is not a list is an error.
+ */
+static int explain_unreached(struct cov *c, const struct lcov_trace *fsave, struct strbuf *out)
+{
+	char *name = xasprintf("%s/%s", c->patches, GCOV_UNREACHED);
+	struct unreached_source *src = xcalloc(fsave->nfiles + 1, sizeof(*src));
+	struct strbuf *texts = xcalloc(fsave->nfiles + 1, sizeof(*texts));
+	struct unreached_list *list = NULL;
+	struct strbuf text = STRBUF_INIT;
+	int err = 0;
+
+	if (file_read(name, &text) == 0)
+		err = unreached_parse(name, text.buf, &list);
+	for (size_t i = 0; i < fsave->nfiles && !err; i++) {
+		char *path = xasprintf("%s/%s", c->tree, fsave->files[i].path);
+
+		strbuf_init(&texts[i]);
+		src[i].path = fsave->files[i].path;
+		if (is_fpu_code(src[i].path) && file_read(path, &texts[i]) == 0)
+			src[i].text = texts[i].buf;
+		free(path);
+	}
+	if (!err) {
+		char *page = NULL, *path = xasprintf("%s/html/fsave/unreached.html", c->dir);
+
+		unreached_summary(out, fsave, list, name, src, fsave->nfiles, is_fpu_code);
+		err = unreached_html(fsave, list, name, src, fsave->nfiles, is_fpu_code, &page);
+		if (!err)
+			err = file_write_atomic(path, page, strlen(page));
+		free(page);
+		free(path);
+	}
+	for (size_t i = 0; i < fsave->nfiles; i++)
+		strbuf_release(&texts[i]);
+	free(texts);
+	free(src);
+	strbuf_release(&text);
+	unreached_list_free(list);
+	free(name);
+	return err;
+}
+
 static int summary(struct cov *c, struct strlist *titles, struct strlist *infos, const char *path)
 {
 	const struct session *s = c->s;
@@ -385,6 +434,9 @@ static int summary(struct cov *c, struct strlist *titles, struct strlist *infos,
 			strbuf_addf(&out, "\nSetups left out or partial:\n%s", c->notes.buf);
 		/* The last two are the FSAVE setups' and every setup's. */
 		lcov_summary(&out, named, n - 2, &named[n - 2], &named[n - 1], is_fpu_code);
+		err = explain_unreached(c, named[n - 2].trace, &out);
+	}
+	if (!err) {
 		err = file_write_atomic(path, out.buf, out.len);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -467,9 +519,11 @@ static int setups_trace(struct cov *c, const struct matrix *m, struct strlist *f
 	return 0;
 }
 
-int coverage_write(const struct session *s, const struct matrix *m, const char *dir)
+int coverage_write(const struct session *s, const struct matrix *m, const char *dir,
+		   const char *patches)
 {
-	struct cov c = { .s = s, .dir = path_absolute(dir), .notes = STRBUF_INIT };
+	struct cov c = { .s = s, .dir = path_absolute(dir), .patches = patches,
+			 .notes = STRBUF_INIT };
 	struct strlist fsave = STRLIST_INIT, all = STRLIST_INIT, titles = STRLIST_INIT,
 		       infos = STRLIST_INIT;
 	char real[PATH_MAX], *fsave_info = NULL, *all_info = NULL, *out = NULL;

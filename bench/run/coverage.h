@@ -16,8 +16,11 @@
  *   SETUP.info   each setup's tracefile (its boots merged), SETUP as the
  *                console logs name it (pentium2_-fxsr.info);
  *   fsave.info   the FSAVE setups merged; all.info every setup;
- *   html/        genhtml's report of all.info, html/fsave/ of fsave.info;
- *   summary.txt  record/lcov.h's summary.
+ *   html/        genhtml's report of all.info, html/fsave/ of fsave.info,
+ *                and html/fsave/unreached.html, record/unreached.h's page;
+ *   summary.txt  record/lcov.h's summary, then record/unreached.h's of
+ *                the lines no FSAVE setup executes, sorted by the
+ *                reasons of `patches`/gcov/unreached.list.
  * What an earlier run left there under these names (every *.info) is
  * removed first.
  * Source paths (SF:) are relative to the kernel tree's top.  A setup whose
@@ -50,7 +53,8 @@ char *coverage_append(const char *append);
 int coverage_add_kernel(struct session *s, const char *patches, const char *fragment,
 			const char *variant, const git_oid *commit);
 
-/* Writes DIR as above from the boots of `m`. */
-int coverage_write(const struct session *s, const struct matrix *m, const char *dir);
+/* Writes DIR as above from the boots of `m`; `patches` as for coverage_add_kernel(). */
+int coverage_write(const struct session *s, const struct matrix *m, const char *dir,
+		   const char *patches);
 
 #endif

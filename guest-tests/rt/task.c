@@ -26,17 +26,23 @@ long task_vfork_snapshot(unsigned long clone_flags, struct x87_fsave *child_saw)
 	return ret;
 }
 
-long task_thread_start(struct task_thread *thread, void (*fn)(void *arg), void *arg)
+/* The new stack holds fn, then its argument: the thread pops fn and calls it. */
+static uint32_t *task_thread_stack(struct task_thread *thread, void (*fn)(void *arg), void *arg)
 {
-	const unsigned long flags = CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND |
-				    CLONE_THREAD | CLONE_SYSVSEM | CLONE_PARENT_SETTID |
-				    CLONE_CHILD_CLEARTID;
 	uint32_t *sp = thread->stack + TASK_STACK_BYTES / 4;
-	long ret;
 
-	/* The new stack holds fn, then its argument: the thread pops fn and calls it. */
 	*--sp = (uint32_t)arg;
 	*--sp = (uint32_t)fn;
+	return sp;
+}
+
+long task_thread_start_tls(struct task_thread *thread, void (*fn)(void *arg), void *arg,
+			   struct user_desc *tls)
+{
+	const unsigned long flags = TASK_THREAD_FLAGS | (tls ? CLONE_SETTLS : 0);
+	uint32_t *sp = task_thread_stack(thread, fn, arg);
+	long ret;
+
 	/* i386 clone(flags, newsp, parent_tid, tls, child_tid). */
 	__asm__ volatile("int $0x80\n\t"
 			 "testl %%eax, %%eax\n\t"
@@ -48,8 +54,43 @@ long task_thread_start(struct task_thread *thread, void (*fn)(void *arg), void *
 			 "int $0x80\n"
 			 "1:"
 			 : "=a"(ret)
-			 : "0"(__NR_clone), "b"(flags), "c"(sp), "d"(&thread->tid), "S"(0),
+			 : "0"(__NR_clone), "b"(flags), "c"(sp), "d"(&thread->tid), "S"(tls),
 			   "D"(&thread->tid), [exit] "i"(__NR_exit)
+			 : "memory");
+	return ret;
+}
+
+long task_thread_start(struct task_thread *thread, void (*fn)(void *arg), void *arg)
+{
+	return task_thread_start_tls(thread, fn, arg, NULL);
+}
+
+long task_thread_start_clone3(struct task_thread *thread, void (*fn)(void *arg), void *arg,
+			      struct user_desc *tls)
+{
+	uint32_t *sp = task_thread_stack(thread, fn, arg);
+	struct clone_args args = {
+		.flags = TASK_THREAD_FLAGS | (tls ? CLONE_SETTLS : 0),
+		.child_tid = (uint32_t)&thread->tid,
+		.parent_tid = (uint32_t)&thread->tid,
+		.stack = (uint32_t)thread->stack,
+		.stack_size = (uint32_t)((char *)sp - (char *)thread->stack),
+		.tls = (uint32_t)tls,
+	};
+	long ret;
+
+	/* The kernel starts the child at the stack's top, args.stack + args.stack_size. */
+	__asm__ volatile("int $0x80\n\t"
+			 "testl %%eax, %%eax\n\t"
+			 "jnz 1f\n\t"
+			 "popl %%eax\n\t"
+			 "call *%%eax\n\t"
+			 "movl %[exit], %%eax\n\t"
+			 "xorl %%ebx, %%ebx\n\t"
+			 "int $0x80\n"
+			 "1:"
+			 : "=a"(ret)
+			 : "0"(__NR_clone3), "b"(&args), "c"(sizeof(args)), [exit] "i"(__NR_exit)
 			 : "memory");
 	return ret;
 }

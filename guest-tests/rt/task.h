@@ -12,8 +12,11 @@
  * and the rest of what pthread_create() passes) on the stack inside the
  * caller's struct task_thread, which must outlive the thread: static
  * storage.  The thread runs fn(arg), then exits alone (exit, not
- * exit_group).  task_thread_join() waits for the kernel to clear the
- * thread's tid (CLONE_CHILD_CLEARTID) with futex_time64.  task_yield() is
+ * exit_group).  task_thread_start_tls() also gives it the TLS entry `tls`
+ * (CLONE_SETTLS: an entry set_thread_area() allocated), and
+ * task_thread_start_clone3() does the same through clone3(2).
+ * task_thread_join() waits for the kernel to clear the thread's tid
+ * (CLONE_CHILD_CLEARTID) with futex_time64.  task_yield() is
  * sched_yield(2).
  */
 #ifndef GT_TASK_H
@@ -24,7 +27,15 @@
 
 #include <stdint.h>
 
+#include <asm/ldt.h>		/* struct user_desc */
+#include <linux/sched.h>	/* CLONE_* */
+
 #define TASK_STACK_BYTES 8192
+
+/* What pthread_create() passes, less CLONE_SETTLS. */
+#define TASK_THREAD_FLAGS                                                                   \
+	(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |   \
+	 CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID)
 
 struct task_thread {
 	volatile int tid;	/* set by the kernel at clone, cleared when the thread exits */
@@ -45,6 +56,14 @@ static inline long task_yield(void)
 
 /* The thread's tid, or -errno. */
 long task_thread_start(struct task_thread *thread, void (*fn)(void *arg), void *arg);
+
+/* The same with CLONE_SETTLS and `tls` (NULL: without). */
+long task_thread_start_tls(struct task_thread *thread, void (*fn)(void *arg), void *arg,
+			   struct user_desc *tls);
+
+/* The same through clone3(2): the thread's tid, or -errno (-ENOSYS before 5.3). */
+long task_thread_start_clone3(struct task_thread *thread, void (*fn)(void *arg), void *arg,
+			      struct user_desc *tls);
 
 /* 0 once the thread has exited, or -errno. */
 long task_thread_join(struct task_thread *thread);

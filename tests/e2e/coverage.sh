@@ -6,8 +6,9 @@
 # setup's tracefile, fsave.info, all.info, the HTML and summary.txt; that
 # the FSAVE tracefile ran frstor() and never fxrstor() while the FXSAVE one
 # ran fxrstor(); that the boots were coverage boots and passed; and that
-# it built no other variant (the uninstrumented `patched` is left alone).  Cold: one kernel
-# build (2-4 min here); warm: about a minute.
+# it built no other variant (the uninstrumented `patched` is left alone); that
+# the checked-in list of unreached lines explains some and has no stale
+# entry.  Cold: one kernel build (2-4 min here); warm: about a minute.
 #
 # Usage: tests/e2e/coverage.sh [FPUBENCH]; COVERAGE_CACHE overrides the
 # cache (default: fpubench's own).
@@ -36,7 +37,8 @@ status=$?
 check "fpubench test --coverage exits 0, got $status" [ "$status" -eq 0 ]
 [ "$status" -eq 0 ] || tail -n 20 "$WORK/test.err" | sed 's/^/# /'
 
-for f in 486.info pentium3.info fsave.info all.info summary.txt html/index.html html/fsave/index.html; do
+for f in 486.info pentium3.info fsave.info all.info summary.txt html/index.html html/fsave/index.html \
+	html/fsave/unreached.html; do
 	check "DIR/$f is written" [ -s "$WORK/cov/$f" ]
 done
 
@@ -56,6 +58,12 @@ check "the summary lists the FXSAVE-only lines of legacy.h" \
 	sh -c "sed -n '/^Lines only the FXSAVE/,/^Lines no setup/p' '$WORK/cov/summary.txt' | grep -q 'arch/x86/kernel/fpu/legacy.h'"
 check "the summary has each setup's table" \
 	sh -c "grep -qx '486 (FSAVE)' '$WORK/cov/summary.txt' && grep -qx 'pentium3 (FXSAVE)' '$WORK/cov/summary.txt'"
+check "the summary explains legacy.h's fxrstor() by patches/gcov/unreached.list" \
+	sh -c "sed -n '/^Lines no FSAVE setup executes, explained/,/^Lines no FSAVE setup executes that/p' '$WORK/cov/summary.txt' | grep -A2 'arch/x86/kernel/fpu/legacy.h' | grep -q '^    fxsr ('"
+check "the unreached page links legacy.h's lines to genhtml's page" \
+	grep -q 'href="arch/x86/kernel/fpu/legacy.h.gcov.html#' "$WORK/cov/html/fsave/unreached.html"
+check "the summary lists no stale entry of the list" \
+	sh -c "sed -n '/^Entries of .* that explain no line:/,/^Reasons:/p' '$WORK/cov/summary.txt' | grep -qx '  none'"
 check "no setup was left out" sh -c "! grep -q 'left out' '$WORK/test.err' '$WORK/cov/summary.txt'"
 check "every cell was a coverage boot, and none failed" python3 - "$WORK/results/latest/results.json" <<'PY'
 import json, sys

@@ -50,6 +50,8 @@ static void test_parse(void **state)
 	assert_int_equal(legacy->nlines, 19);
 	assert_int_equal(legacy->functions, 7);
 	assert_int_equal(legacy->functions_hit, 3);
+	assert_int_equal(legacy->fns[1].line, 55);
+	assert_string_equal(legacy->fns[1].name, "fxsave_to_user_sigframe");
 	/* frstor() on the 486: every restore of the FSAVE image. */
 	assert_int_equal(legacy->lines[12].line, 88);
 	assert_int_equal(legacy->lines[12].hits, 48602);
