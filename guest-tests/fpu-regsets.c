@@ -23,10 +23,11 @@
  * fault_untouched: the state reads back the same.  getfpxregs_live: the
  * tracee's x87, MXCSR and xmm registers.  setfpregs_exact: SETFPREGS of an
  * image with pointers, FOP and every tag class returns 0 and reads back
- * byte for byte (FXSR: also in FXSR form, MXCSR and xmm kept);
- * setfpregs_live: the tracee runs with it.  setfpxregs_exact: SETFPXREGS
+ * byte for byte (every read starts from a sentinel), SETREGSET NT_PRFPREG
+ * of 200 bytes too, iov_len 108 (FXSR: also in FXSR form, MXCSR and xmm
+ * kept); setfpregs_live: the tracee runs with it.  setfpxregs_exact: SETFPXREGS
  * and SETREGSET NT_PRXFPREG (512 and 600 bytes) of a whole image return 0
- * and it reads back, xmm8..xmm15 zero, GETFPREGS in fsave form (FSAVE:
+ * and it reads back, xmm8..xmm15 (set) zero, GETFPREGS in fsave form (FSAVE:
  * -EIO, -ENODEV, nothing changed); regset_xfp_size: 32 bytes read as 32,
  * 30 and a 256-byte write refused; setfpxregs_live: the tracee runs with it.
  */
@@ -77,7 +78,7 @@ static const struct fpstate_spec rs_fp_spec = {
 
 /* ...and the x87 part of what SETFPXREGS writes. */
 static const long double rs_fxsr_values[] = {
-	1.0L, __builtin_nanl(""), FPSTATE_PI, 0.0L, -7.0L, FPSTATE_E, 1e300L,
+	1.0L, __builtin_nanl(""), FPSTATE_PI, 0.0L, __LDBL_DENORM_MIN__, FPSTATE_E, 1e300L,
 };
 static const struct fpstate_spec rs_fxsr_spec = {
 	.cw = 0x0a7f, .sw_flags = X87_SW_C1 | X87_SW_PE | X87_SW_UE,
@@ -110,11 +111,11 @@ struct rs_run {
 	long fault[RS_KINDS][2][RS_BUFFERS];
 	size_t fault_len[RS_KINDS][2][RS_BUFFERS];
 	long iovec[2][2];
-	struct x87_fsave a0, a_after, b_read, b_regset, c_before, c_fp;
+	struct x87_fsave a0, a_after, b_read, b_regset, b_after_long, c_before, c_fp;
 	struct fpstate_fxsr x0, x_after, x1, c_read, c_regset;
 	long getfpregs, getfpxregs, setfpregs, getregset_fp, setfpxregs, getregset_xfp;
-	long setregset_xfp, setregset_xfp_long;
-	size_t len_fp, len_xfp, len_set_xfp, len_xfp_long;
+	long setregset_xfp, setregset_xfp_long, setregset_fp_long;
+	size_t len_fp, len_fp_long, len_xfp, len_set_xfp, len_xfp_long;
 	long short_get, odd_get, short_set;
 	size_t len_short_get, len_odd_get, len_short_set;
 	uint8_t short_buf[RS_FXSR_BYTES];
@@ -162,6 +163,9 @@ static void rs_fxsr_image(struct fpstate_fxsr *c, struct x87_fsave *d)
 	sse_make(&s, 0x80, RS_FXSR_MXCSR);
 	c->mxcsr = s.mxcsr;
 	fpstate_copy(c->xmm_space, s.xmm, sizeof(s.xmm));
+	/* Where xmm8..xmm15 would be: xfpregs_set() must clear it for a 32-bit tracer. */
+	for (unsigned int i = 0; i < 32; i++)
+		c->padding[i] = 0x5a5a0000u + i;
 }
 
 /* What GETFPREGS gives on an FXSR kernel for an FXSR image `c` (__convert_from_fxsr()). */
@@ -235,6 +239,13 @@ static size_t rs_kind_bytes(unsigned int kind)
 	return kind == RS_FPREGS || kind == RS_REGSET_FP ? RS_FP_BYTES : RS_FXSR_BYTES;
 }
 
+/* A read into `buf`, which holds the sentinel first: bytes the kernel leaves out show. */
+static long rs_read(unsigned int kind, long pid, unsigned long buf, size_t *len)
+{
+	ptrace_fill((void *)buf, rs_kind_bytes(kind));
+	return rs_call(kind, false, pid, buf, len);
+}
+
 /* The buffers no request may use: a page mmap()ed then unmapped, its edge, the kernel. */
 static long rs_bad_buffers(unsigned long addr[RS_BUFFERS])
 {
@@ -267,25 +278,31 @@ static void rs_faults(struct rs_run *r, long pid, const unsigned long addr[RS_BU
 		r->iovec[set][1] = sys_ptrace(set ? PTRACE_SETREGSET : PTRACE_GETREGSET, (int)pid,
 					      NT_PRFPREG, addr[RS_KERNEL]);
 	}
-	rs_call(RS_FPREGS, false, pid, (unsigned long)&r->a_after, &len);
-	rs_call(RS_FPXREGS, false, pid, (unsigned long)&r->x_after, &len);
+	rs_read(RS_FPREGS, pid, (unsigned long)&r->a_after, &len);
+	rs_read(RS_FPXREGS, pid, (unsigned long)&r->x_after, &len);
 }
 
 /* At the first stop: the reads, the refused requests, then SETFPREGS. */
 static void rs_first_stop(struct rs_run *r, long pid, const unsigned long addr[RS_BUFFERS])
 {
 	struct x87_fsave b;
+	uint8_t long_fp[200];
 
-	r->getfpregs = rs_call(RS_FPREGS, false, pid, (unsigned long)&r->a0, NULL);
-	r->getfpxregs = rs_call(RS_FPXREGS, false, pid, (unsigned long)&r->x0, NULL);
+	r->getfpregs = rs_read(RS_FPREGS, pid, (unsigned long)&r->a0, NULL);
+	r->getfpxregs = rs_read(RS_FPXREGS, pid, (unsigned long)&r->x0, NULL);
 	rs_faults(r, pid, addr);
 	rs_fp_image(&b);
 	r->setfpregs = rs_call(RS_FPREGS, true, pid, (unsigned long)&b, NULL);
-	rs_call(RS_FPREGS, false, pid, (unsigned long)&r->b_read, NULL);
+	rs_read(RS_FPREGS, pid, (unsigned long)&r->b_read, NULL);
 	r->len_fp = RS_FP_BYTES;
-	r->getregset_fp = rs_call(RS_REGSET_FP, false, pid, (unsigned long)&r->b_regset,
+	r->getregset_fp = rs_read(RS_REGSET_FP, pid, (unsigned long)&r->b_regset,
 				  &r->len_fp);
-	rs_call(RS_FPXREGS, false, pid, (unsigned long)&r->x1, NULL);
+	rs_read(RS_FPXREGS, pid, (unsigned long)&r->x1, NULL);
+	fpstate_copy(long_fp, &b, sizeof(b));
+	r->len_fp_long = sizeof(long_fp);
+	r->setregset_fp_long = rs_call(RS_REGSET_FP, true, pid, (unsigned long)long_fp,
+				       &r->len_fp_long);
+	rs_read(RS_FPREGS, pid, (unsigned long)&r->b_after_long, NULL);
 }
 
 /* At the second stop: SETFPXREGS, the reads back, and the iov_len rules of NT_PRXFPREG. */
@@ -296,10 +313,10 @@ static void rs_second_stop(struct rs_run *r, long pid)
 	uint8_t long_buf[RS_LONG_BYTES];
 
 	rs_fxsr_image(&c, &d);
-	rs_call(RS_FPREGS, false, pid, (unsigned long)&r->c_before, NULL);
+	rs_read(RS_FPREGS, pid, (unsigned long)&r->c_before, NULL);
 	r->setfpxregs = rs_call(RS_FPXREGS, true, pid, (unsigned long)&c, NULL);
-	rs_call(RS_FPXREGS, false, pid, (unsigned long)&r->c_read, NULL);
-	rs_call(RS_FPREGS, false, pid, (unsigned long)&r->c_fp, NULL);
+	rs_read(RS_FPXREGS, pid, (unsigned long)&r->c_read, NULL);
+	rs_read(RS_FPREGS, pid, (unsigned long)&r->c_fp, NULL);
 	r->len_set_xfp = RS_FXSR_BYTES;
 	r->setregset_xfp = rs_call(RS_REGSET_XFP, true, pid, (unsigned long)&c, &r->len_set_xfp);
 	fpstate_copy(long_buf, &c, sizeof(c));
@@ -307,7 +324,7 @@ static void rs_second_stop(struct rs_run *r, long pid)
 	r->setregset_xfp_long = rs_call(RS_REGSET_XFP, true, pid, (unsigned long)long_buf,
 					&r->len_xfp_long);
 	r->len_xfp = RS_FXSR_BYTES;
-	r->getregset_xfp = rs_call(RS_REGSET_XFP, false, pid, (unsigned long)&r->c_regset,
+	r->getregset_xfp = rs_read(RS_REGSET_XFP, pid, (unsigned long)&r->c_regset,
 				   &r->len_xfp);
 
 	ptrace_fill(r->short_buf, sizeof(r->short_buf));
@@ -492,6 +509,10 @@ static void rs_check_setfpregs(struct ktap *subtests, const struct rs_run *r, bo
 	rs_expect_u32(&check, "GETREGSET NT_PRFPREG to return", "", 0, (uint32_t)r->getregset_fp);
 	rs_expect_u32(&check, "iov_len", "", RS_FP_BYTES, (uint32_t)r->len_fp);
 	rs_check_bytes(&check, "from GETREGSET NT_PRFPREG", &b, &r->b_regset, RS_FP_BYTES);
+	rs_expect_u32(&check, "SETREGSET NT_PRFPREG of 200 bytes to return", "", 0,
+		      (uint32_t)r->setregset_fp_long);
+	rs_expect_u32(&check, "its iov_len", "", RS_FP_BYTES, (uint32_t)r->len_fp_long);
+	rs_check_bytes(&check, "after it", &b, &r->b_after_long, RS_FP_BYTES);
 	if (r->fxsr) {
 		rs_fxsr_with_fp(&want, &r->x0, &b);
 		rs_check_fxsr(&check, "from PTRACE_GETFPXREGS", &want, &r->x1, true);
