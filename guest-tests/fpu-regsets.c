@@ -29,7 +29,9 @@
  * and SETREGSET NT_PRXFPREG (512 and 600 bytes) of a whole image return 0
  * and it reads back, xmm8..xmm15 (set) zero, GETFPREGS in fsave form (FSAVE:
  * -EIO, -ENODEV, nothing changed); regset_xfp_size: 32 bytes read as 32,
- * 30 and a 256-byte write refused; setfpxregs_live: the tracee runs with it.
+ * 30 and a 256-byte write refused; mxcsr_mask: SETFPXREGS of every MXCSR
+ * bit in the CPU's MXCSR_MASK returns 0, of the lowest bit above it -EIO
+ * (mxcsr_feature_mask of fpu__init_system_mxcsr()); setfpxregs_live: the tracee runs with it.
  */
 #include "rt/auxv.h"
 #include "rt/fpstate.h"
@@ -117,6 +119,8 @@ struct rs_run {
 	long setregset_xfp, setregset_xfp_long, setregset_fp_long;
 	size_t len_fp, len_fp_long, len_xfp, len_set_xfp, len_xfp_long;
 	long short_get, odd_get, short_set;
+	uint32_t cpu_mask, mxcsr_all, mxcsr_out;	/* mxcsr_mask */
+	long set_mxcsr_all, set_mxcsr_out;
 	size_t len_short_get, len_odd_get, len_short_set;
 	uint8_t short_buf[RS_FXSR_BYTES];
 	struct rs_report report;
@@ -305,6 +309,39 @@ static void rs_first_stop(struct rs_run *r, long pid, const unsigned long addr[R
 	rs_read(RS_FPREGS, pid, (unsigned long)&r->b_after_long, NULL);
 }
 
+/* The CPU's MXCSR_MASK from an fxsave of our own, or the default 0xffbf where it stores 0. */
+static uint32_t rs_cpu_mxcsr_mask(void)
+{
+	static struct fpstate_fxsr fx __attribute__((aligned(16)));
+
+	__asm__ volatile("fxsave %0" : "=m"(fx) : : "memory");
+	return fx.reserved ? fx.reserved : 0xffbf;
+}
+
+/*
+ * FXSR: every MXCSR bit the CPU supports is accepted (fpu__init_system_mxcsr()
+ * took the mask from its fxsave), the lowest one it lacks refused; then the
+ * image again.
+ */
+static void rs_mxcsr_mask(struct rs_run *r, long pid, const struct fpstate_fxsr *c)
+{
+	struct fpstate_fxsr m = *c, got;
+	uint32_t out = 1;
+
+	r->cpu_mask = rs_cpu_mxcsr_mask();
+	while (out & r->cpu_mask)
+		out <<= 1;
+	m.mxcsr = r->cpu_mask;
+	r->set_mxcsr_all = rs_call(RS_FPXREGS, true, pid, (unsigned long)&m, NULL);
+	rs_read(RS_FPXREGS, pid, (unsigned long)&got, NULL);
+	r->mxcsr_all = got.mxcsr;
+	m.mxcsr = out;
+	r->set_mxcsr_out = rs_call(RS_FPXREGS, true, pid, (unsigned long)&m, NULL);
+	rs_read(RS_FPXREGS, pid, (unsigned long)&got, NULL);
+	r->mxcsr_out = got.mxcsr;
+	rs_call(RS_FPXREGS, true, pid, (unsigned long)c, NULL);
+}
+
 /* At the second stop: SETFPXREGS, the reads back, and the iov_len rules of NT_PRXFPREG. */
 static void rs_second_stop(struct rs_run *r, long pid)
 {
@@ -335,6 +372,8 @@ static void rs_second_stop(struct rs_run *r, long pid)
 	r->odd_get = rs_call(RS_REGSET_XFP, false, pid, (unsigned long)long_buf, &r->len_odd_get);
 	r->len_short_set = 256;
 	r->short_set = rs_call(RS_REGSET_XFP, true, pid, (unsigned long)&c, &r->len_short_set);
+	if (r->fxsr)
+		rs_mxcsr_mask(r, pid, &c);
 }
 
 static void rs_trace(struct rs_run *r, long pid)
@@ -579,6 +618,25 @@ static void rs_check_setfpxregs(struct ktap *subtests, const struct rs_run *r)
 	ktap_check_end(subtests, &check, "regset_xfp_size");
 }
 
+static void rs_check_mxcsr_mask(struct ktap *subtests, const struct rs_run *r)
+{
+	struct ktap_check check;
+
+	if (!r->fxsr) {
+		ktap_result_directive(subtests, true, "mxcsr_mask", "SKIP AT_HWCAP has no FXSR");
+		return;
+	}
+	ktap_check_begin(&check);
+	rs_expect_u32(&check, "PTRACE_SETFPXREGS of MXCSR_MASK to return", "", 0,
+		      (uint32_t)r->set_mxcsr_all);
+	rs_expect_u32(&check, "MXCSR", "after it", r->cpu_mask, r->mxcsr_all);
+	rs_expect_u32(&check, "PTRACE_SETFPXREGS of the lowest bit above it to return", "",
+		      (uint32_t)-EIO, (uint32_t)r->set_mxcsr_out);
+	rs_expect_u32(&check, "MXCSR", "after that", r->cpu_mask, r->mxcsr_out);
+	ktap_check_note(&check, "the CPU's MXCSR_MASK 0x%x", (unsigned int)r->cpu_mask);
+	ktap_check_end(subtests, &check, "mxcsr_mask");
+}
+
 static void rs_check_live(struct ktap *subtests, const struct rs_run *r, bool reported)
 {
 	struct ktap_check check;
@@ -608,7 +666,7 @@ static void rs_run(struct ktap *subtests)
 	long err;
 	bool reported;
 
-	ktap_plan(subtests, 12);
+	ktap_plan(subtests, 13);
 	r->fxsr = (auxv_get(AT_HWCAP) & AUXV_HWCAP_FXSR) != 0;
 	r->sse = sse_enabled();
 	err = proc_start(&child, rs_tracee, NULL);
@@ -630,13 +688,15 @@ static void rs_run(struct ktap *subtests)
 	rs_check_reads(subtests, r);
 	rs_check_setfpregs(subtests, r, reported);
 	rs_check_setfpxregs(subtests, r);
+	rs_check_mxcsr_mask(subtests, r);
 	rs_check_live(subtests, r, reported);
 }
 
 GT_TEST("fpu_regsets", 10, rs_run,
 	GT_TAGS(GT_FUNC("arch_ptrace"), GT_FUNC("ptrace_regset"), GT_FUNC("fpregs_get"),
 		GT_FUNC("fpregs_set"), GT_FUNC("xfpregs_get"), GT_FUNC("xfpregs_set"),
-		GT_FUNC("convert_to_fxsr"), GT_FUNC("__convert_from_fxsr")),
+		GT_FUNC("convert_to_fxsr"), GT_FUNC("__convert_from_fxsr"),
+		GT_FUNC("fpu__init_system_mxcsr")),
 	"arch_ptrace()'s FPREGS and FPXREGS requests, ptrace_regset() and fpregs_set(), "
 	"xfpregs_set(): exact return codes, exact images both ways, and -EFAULT (-EIO) "
 	"without a change for a buffer the kernel cannot reach");
