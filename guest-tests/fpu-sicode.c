@@ -21,7 +21,8 @@
  * whole priority order: each kind with every flag below it set, all
  * unmasked ("_first"), each kind the only one unmasked among all six flags
  * and SF ("_only_unmasked"), and a stack fault (IE, SF, C1) with a
- * zero-divide ("stack_fault_first": FPE_FLTINV).
+ * zero-divide ("stack_fault_first": FPE_FLTINV).  Last, "spurious": an #MF
+ * without an unmasked flag gives no SIGFPE.
  * It expects the exception's flag in FSW before the fwait, exactly one
  * SIGFPE at the fwait with the expected si_code, trapno 16, err 0, eip at
  * the fwait and equal to si_addr, and the flag in the frame.  QEMU's TCG does not model every exception of the real x87
@@ -32,6 +33,7 @@
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/sigfpe.h"
+#include "rt/sys.h"
 #include "rt/test.h"
 #include "rt/x87.h"
 
@@ -292,12 +294,64 @@ static void sicode_run_priority(struct ktap *subtests, const struct sicode_kind 
 	sicode_run_loaded(subtests, name, X87_CW_DEFAULT & ~c->mask, all, c);
 }
 
+static volatile int sicode_alarms;
+
+/* Clears ES in the interrupted state, as the SIGFPE handler does. */
+static void sicode_handle_alarm(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+
+	(void)sig;
+	(void)info;
+	sicode_alarms++;
+	if (uc->uc_mcontext.fpstate)
+		x87_sigframe_forget_exception(uc->uc_mcontext.fpstate);
+}
+
+/*
+ * FSW with ES but no exception flag: a CPU that raises #MF at the fwait
+ * (QEMU looks at ES alone) gives math_error() a spurious exception, which
+ * it retries without a signal.  A timer's SIGALRM handler ends the retries
+ * by clearing ES.  One SIGALRM, no SIGFPE.
+ */
+static void sicode_run_spurious(struct ktap *subtests)
+{
+	const struct fpstate_spec spec = { .cw = X87_CW_DEFAULT, .sw_flags = X87_SW_ES };
+	const struct itimerval soon = { .it_value = { .tv_usec = 20000 } }, off = { 0 };
+	struct ktap_check check;
+	uint16_t sw_before, sw_after;
+	long err = signal_set_action(SIGALRM, sicode_handle_alarm);
+
+	sigfpe_forget();
+	sicode_alarms = 0;
+	if (err == 0)
+		err = sys_setitimer(ITIMER_REAL, &soon, NULL);
+	fpstate_load(&spec);
+	sw_before = x87_store_sw();
+	if (err == 0)
+		x87_wait();
+	while (err == 0 && sicode_alarms == 0)
+		;
+	sw_after = x87_store_sw();
+	x87_init();
+	sys_setitimer(ITIMER_REAL, &off, NULL);
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0, "expected a 20 ms ITIMER_REAL, got error %ld", err);
+	ktap_check_expect(&check, sigfpe_seen.count == 0, "expected no SIGFPE, got %d (si_code %d)",
+			  sigfpe_seen.count, sigfpe_seen.si_code);
+	ktap_check_expect(&check, (sw_after & X87_SW_PENDING) == 0,
+			  "expected ES cleared by the SIGALRM handler, got FSW 0x%04x", sw_after);
+	ktap_check_note(&check, "FSW 0x%04x before the fwait, %d SIGALRM", sw_before,
+			sicode_alarms);
+	ktap_check_end(subtests, &check, "spurious");
+}
+
 static void sicode_run(struct ktap *subtests)
 {
 	long err;
 
 	ktap_plan(subtests, 2 * (int)ARRAY_SIZE(sicode_cases) + (int)ARRAY_SIZE(sicode_afters) +
-			    2 * (int)ARRAY_SIZE(sicode_kinds) + 1);
+			    2 * (int)ARRAY_SIZE(sicode_kinds) + 2);
 	err = sigfpe_install(NULL);
 	if (err < 0) {
 		ktap_diag(subtests, "cannot install the SIGFPE handler (error %ld)", err);
@@ -313,6 +367,7 @@ static void sicode_run(struct ktap *subtests)
 	/* A stack fault (IE, SF, C1 for an overflow) with zero-divide also unmasked. */
 	sicode_run_loaded(subtests, "stack_fault_first", X87_CW_UNMASKED,
 			  X87_SW_IE | X87_SW_SF | X87_SW_C1 | X87_SW_ZE, &sicode_cases[SC_STACK_OVERFLOW]);
+	sicode_run_spurious(subtests);
 }
 
 GT_TEST("fpu_sicode", 10, sicode_run,
