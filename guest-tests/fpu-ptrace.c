@@ -85,7 +85,6 @@
 #include <linux/uio.h>
 
 #define PTRACE_SYSCALL_STOP PTRACE_STOPPED_BY(SIGTRAP | 0x80)	/* PTRACE_O_TRACESYSGOOD */
-#define PTRACE_FP_BYTES 108	/* struct user_i387_struct */
 #define PTRACE_LONG_BYTES 200
 #define PTRACE_MXCSR_DEFAULT 0x1f80
 #define PTRACE_MXCSR_RESERVED 0x80000000u	/* above every CPU's mxcsr_feature_mask */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include <asm/ptrace-abi.h>
+#include <linux/elf.h>
 #include <linux/ptrace.h>
 #include <linux/uio.h>
 
@@ -53,4 +54,34 @@ bool ptrace_same_bytes(const void *a, const void *b, unsigned int size)
 		if (x[i] != y[i])
 			return false;
 	return true;
+}
+
+const char *const ptrace_fp_names[PTRACE_FP_WAYS] = {
+	"FPREGS", "FPXREGS", "REGSET NT_PRFPREG", "REGSET NT_PRXFPREG",
+};
+
+long ptrace_fp_request(unsigned int way, bool set, long pid, unsigned long addr, size_t *len)
+{
+	switch (way) {
+	case PTRACE_FP_FPREGS:
+		return sys_ptrace(set ? PTRACE_SETFPREGS : PTRACE_GETFPREGS, (int)pid, 0, addr);
+	case PTRACE_FP_FPXREGS:
+		return sys_ptrace(set ? PTRACE_SETFPXREGS : PTRACE_GETFPXREGS, (int)pid, 0, addr);
+	default:
+		return ptrace_regset(set ? PTRACE_SETREGSET : PTRACE_GETREGSET, pid,
+				     way == PTRACE_FP_REGSET_FP ? NT_PRFPREG : NT_PRXFPREG,
+				     (void *)addr, len);
+	}
+}
+
+unsigned int ptrace_fp_bytes(unsigned int way)
+{
+	return way == PTRACE_FP_FPREGS || way == PTRACE_FP_REGSET_FP ? PTRACE_FP_BYTES
+								       : PTRACE_FXSR_BYTES;
+}
+
+long ptrace_fp_read(unsigned int way, long pid, void *buf, size_t *len)
+{
+	ptrace_fill(buf, ptrace_fp_bytes(way));
+	return ptrace_fp_request(way, false, pid, (unsigned long)buf, len);
 }

@@ -50,8 +50,8 @@ bool sse_equal(const struct sse_state *a, const struct sse_state *b)
 	if (a->mxcsr != b->mxcsr)
 		return false;
 	for (unsigned int r = 0; r < 8; r++)
-		for (unsigned int b2 = 0; b2 < 16; b2++)
-			if (a->xmm[r][b2] != b->xmm[r][b2])
+		for (unsigned int i = 0; i < 16; i++)
+			if (a->xmm[r][i] != b->xmm[r][i])
 				return false;
 	return true;
 }
