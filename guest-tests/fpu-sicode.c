@@ -21,7 +21,8 @@
  * whole priority order: each kind with every flag below it set, all
  * unmasked ("_first"), each kind the only one unmasked among all six flags
  * and SF ("_only_unmasked"), and a stack fault (IE, SF, C1) with a
- * zero-divide ("stack_fault_first": FPE_FLTINV).  Last, "spurious": an #MF
+ * zero-divide ("stack_fault_first": FPE_FLTINV).  A zero-divide after a
+ * page fault still gives trapno 16 and err 0.  Last, "spurious": an #MF
  * without an unmasked flag gives no SIGFPE.
  * It expects the exception's flag in FSW before the fwait, exactly one
  * SIGFPE at the fwait with the expected si_code, trapno 16, err 0, eip at
@@ -294,6 +295,51 @@ static void sicode_run_priority(struct ktap *subtests, const struct sicode_kind 
 	sicode_run_loaded(subtests, name, X87_CW_DEFAULT & ~c->mask, all, c);
 }
 
+static volatile uint32_t sicode_resume;
+static volatile int sicode_segvs;
+
+static void sicode_handle_segv(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+
+	(void)sig;
+	(void)info;
+	sicode_segvs++;
+	uc->uc_mcontext.eip = sicode_resume;
+}
+
+/*
+ * A page fault first (a write to address 0: trap 14, error code 6), then a
+ * zero-divide: math_error() sets the thread's trap_nr and error_code
+ * itself, so the frame says trapno 16 and err 0, not the fault's.
+ */
+static void sicode_run_after_fault(struct ktap *subtests)
+{
+	const struct sicode_case *c = &sicode_cases[SC_ZERO_DIVIDE];
+	const char *name = "zero_divide_after_page_fault";
+	struct ktap_check check;
+	long err = signal_set_action(SIGSEGV, sicode_handle_segv);
+
+	sicode_segvs = 0;
+	if (err == 0)
+		__asm__ volatile("movl $1f, %0\n\t"
+				 "movl $0, 0\n"
+				 "1:" : "=m"(sicode_resume) : : "memory");
+	if (sicode_segvs != 1) {
+		ktap_check_begin(&check);
+		ktap_check_expect(&check, false, "expected 1 SIGSEGV from a write to 0, got %d (error %ld)",
+				  sicode_segvs, err);
+		ktap_check_end(subtests, &check, name);
+		return;
+	}
+	sigfpe_forget();
+	x87_init();
+	x87_load_cw(X87_CW_DEFAULT & ~c->mask);
+	c->trigger();
+	sicode_judge(subtests, name, X87_CW_DEFAULT & ~c->mask, c->flags, c->si_code,
+		     c->si_code_name);
+}
+
 static volatile int sicode_alarms;
 
 /* Clears ES in the interrupted state, as the SIGFPE handler does. */
@@ -351,7 +397,7 @@ static void sicode_run(struct ktap *subtests)
 	long err;
 
 	ktap_plan(subtests, 2 * (int)ARRAY_SIZE(sicode_cases) + (int)ARRAY_SIZE(sicode_afters) +
-			    2 * (int)ARRAY_SIZE(sicode_kinds) + 2);
+			    2 * (int)ARRAY_SIZE(sicode_kinds) + 3);
 	err = sigfpe_install(NULL);
 	if (err < 0) {
 		ktap_diag(subtests, "cannot install the SIGFPE handler (error %ld)", err);
@@ -367,6 +413,7 @@ static void sicode_run(struct ktap *subtests)
 	/* A stack fault (IE, SF, C1 for an overflow) with zero-divide also unmasked. */
 	sicode_run_loaded(subtests, "stack_fault_first", X87_CW_UNMASKED,
 			  X87_SW_IE | X87_SW_SF | X87_SW_C1 | X87_SW_ZE, &sicode_cases[SC_STACK_OVERFLOW]);
+	sicode_run_after_fault(subtests);
 	sicode_run_spurious(subtests);
 }
 
