@@ -26,7 +26,15 @@
  *   sse_signal    with SSE: a SIGUSR1 handler starts with MXCSR 0x1f80 and
  *                 zero xmm registers, finds the interrupted ones in the
  *                 frame, loads others, and after sigreturn the interrupted
- *                 ones are back.
+ *                 ones are back;
+ *   simd_*        with SSE: divss with an unmasked zero-divide, invalid or
+ *                 precision exception (and a zero-divide with a masked
+ *                 invalid flag already set) gives one SIGFPE with its
+ *                 si_code from fpu__exception_code()'s MXCSR branch, trapno
+ *                 19 (#XM) and eip and si_addr at the divss, never SIGILL
+ *                 (CR4.OSXMMEXCPT).  QEMU's TCG sets the flag without
+ *                 raising #XM (update_mxcsr_from_sse_status() in
+ *                 target/i386/tcg/fpu_helper.c): skipped there.
  */
 #include "rt/auxv.h"
 #include "rt/cpu.h"
@@ -256,24 +264,119 @@ static void sse_check_signal(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "sse_signal");
 }
 
+#define SSE_TRAP_XF 19		/* #XM, the SIMD floating-point exception */
+#define SSE_FLAGS 0x003f	/* MXCSR's exception flags; the masks are 7 bits above */
+
+static const uint32_t sse_one = 0x3f800000, sse_zero = 0, sse_three = 0x40400000;
+
+/*
+ * An unmasked SIMD exception of divss: the kernel (CR4.OSXMMEXCPT) turns
+ * #XM into SIGFPE with the unmasked flag's si_code, at the instruction
+ * (a fault).  `mxcsr` is loaded first; a flag already set there under its
+ * mask must not count.
+ */
+static const struct sse_xm_case {
+	const char *name;
+	uint32_t mxcsr;
+	const uint32_t *dividend, *divisor;
+	uint32_t flag;
+	int si_code;
+} sse_xm_cases[] = {
+	{ "simd_zero_divide", SSE_MXCSR_DEFAULT & ~0x200u, &sse_one, &sse_zero, 0x04, FPE_FLTDIV },
+	{ "simd_invalid", SSE_MXCSR_DEFAULT & ~0x080u, &sse_zero, &sse_zero, 0x01, FPE_FLTINV },
+	{ "simd_precision", SSE_MXCSR_DEFAULT & ~0x1000u, &sse_one, &sse_three, 0x20, FPE_FLTRES },
+	{ "simd_zero_divide_after_invalid", (SSE_MXCSR_DEFAULT & ~0x200u) | 0x01, &sse_one,
+	  &sse_zero, 0x04, FPE_FLTDIV },
+};
+
+static struct {
+	int count, si_code;
+	uint32_t fault_addr, eip, trapno;
+} volatile sse_xm;
+
+/* Records the first SIGFPE, then masks every SIMD exception in the frame and clears the flags. */
+static void sse_handle_sigfpe(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+	struct _fpstate *fp = uc->uc_mcontext.fpstate;
+
+	(void)sig;
+	if (sse_xm.count++ == 0) {
+		sse_xm.si_code = info->si_code;
+		sse_xm.fault_addr = (uint32_t)info->si_addr;
+		sse_xm.eip = uc->uc_mcontext.eip;
+		sse_xm.trapno = uc->uc_mcontext.trapno;
+	}
+	if (fp)
+		fp->mxcsr = SSE_MXCSR_DEFAULT;
+	else
+		uc->uc_mcontext.eip = sse_probe.resume;
+}
+
+static void sse_check_xm(struct ktap *subtests, const struct sse_xm_case *c)
+{
+	struct ktap_check check;
+	uint32_t after = 0;
+
+	sse_xm.count = 0;
+	sse_probe.count = 0;
+	__asm__ volatile("ldmxcsr %3\n\t"
+			 "movss %4, %%xmm0\n\t"
+			 SSE_PROBE_AT("divss %5, %%xmm0") "\n\t"
+			 "stmxcsr %2\n\t"
+			 "ldmxcsr %6"
+			 : SSE_PROBE_OUT, "=m"(after)
+			 : "m"(c->mxcsr), "m"(*c->dividend), "m"(*c->divisor), "m"(sse_mxcsr_default)
+			 : "memory");
+	if (sse_xm.count == 0 && sse_probe.count == 0 && (after & c->flag)) {
+		ktap_result_directive(subtests, true, c->name,
+				      "SKIP the CPU set MXCSR 0x%x without #XM (QEMU TCG)",
+				      (unsigned int)after);
+		return;
+	}
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, sse_probe.count == 0, "expected no SIGILL (CR4.OSXMMEXCPT), got %d",
+			  sse_probe.count);
+	ktap_check_expect(&check, sse_xm.count == 1, "expected 1 SIGFPE, got %d", sse_xm.count);
+	ktap_check_expect(&check, sse_xm.si_code == c->si_code, "expected si_code %d, got %d",
+			  c->si_code, sse_xm.si_code);
+	ktap_check_expect(&check, sse_xm.trapno == SSE_TRAP_XF,
+			  "expected sigcontext trapno %d (#XM), got %u", SSE_TRAP_XF,
+			  (unsigned int)sse_xm.trapno);
+	ktap_check_expect(&check, sse_xm.eip == sse_probe.at && sse_xm.fault_addr == sse_probe.at,
+			  "expected eip and si_addr at the divss 0x%08x, got 0x%08x and 0x%08x",
+			  (unsigned int)sse_probe.at, (unsigned int)sse_xm.eip,
+			  (unsigned int)sse_xm.fault_addr);
+	ktap_check_note(&check, "MXCSR 0x%x loaded, 0x%x after", (unsigned int)c->mxcsr,
+			(unsigned int)after);
+	ktap_check_end(subtests, &check, c->name);
+}
+
 static void sse_run(struct ktap *subtests)
 {
 	bool enabled = sse_enabled();
 
-	ktap_plan(subtests, 4);
+	ktap_plan(subtests, 4 + (int)ARRAY_SIZE(sse_xm_cases));
 	sse_check_hwcap(subtests, enabled);
 	sse_check_sigill(subtests, enabled);
 	if (!enabled) {
 		ktap_result_directive(subtests, true, "sse_switch", "SKIP AT_HWCAP has no SSE");
 		ktap_result_directive(subtests, true, "sse_signal", "SKIP AT_HWCAP has no SSE");
+		for (unsigned int i = 0; i < ARRAY_SIZE(sse_xm_cases); i++)
+			ktap_result_directive(subtests, true, sse_xm_cases[i].name,
+					      "SKIP AT_HWCAP has no SSE");
 		return;
 	}
 	sse_check_switch(subtests);
 	sse_check_signal(subtests);
+	if (signal_set_action(SIGFPE, sse_handle_sigfpe) == 0)
+		for (unsigned int i = 0; i < ARRAY_SIZE(sse_xm_cases); i++)
+			sse_check_xm(subtests, &sse_xm_cases[i]);
 }
 
 GT_TEST("fpu_sse", 10, sse_run,
-	GT_TAGS(GT_FUNC("fpu__init_cpu_generic"), GT_FUNC("__switch_to"),
+	GT_TAGS(GT_FUNC("fpu__init_cpu_generic"), GT_FUNC("fpu__exception_code"),
+		GT_FUNC("math_error"), GT_FUNC("__switch_to"),
 		GT_FUNC("fpu__clear_user_states"), GT_FUNC("copy_fpstate_to_sigframe"),
 		GT_FUNC("fpu__restore_sig")),
 	"fpu__init_cpu_generic() in arch/x86/kernel/fpu/init.c: SSE instructions run exactly "
