@@ -307,8 +307,8 @@ static void rs_trace(struct rs_run *r, long pid)
 static void rs_expect_u32(struct ktap_check *check, const char *field, const char *where,
 			  uint32_t want, uint32_t got)
 {
-	ktap_check_expect(check, want == got, "expected %s 0x%x %s, got 0x%x", field,
-			  (unsigned int)want, where, (unsigned int)got);
+	ktap_check_expect(check, want == got, "expected %s 0x%x%s%s, got 0x%x", field,
+			  (unsigned int)want, *where ? " " : "", where, (unsigned int)got);
 }
 
 /* Every field of the FXSR image but the reserved ones and the registers' padding. */
