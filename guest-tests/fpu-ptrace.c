@@ -69,6 +69,7 @@
 #include "rt/kernel.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
+#include "rt/ptrace.h"
 #include "rt/sys.h"
 #include "rt/test.h"
 #include "rt/x87.h"
@@ -83,23 +84,11 @@
 #include <linux/ptrace.h>
 #include <linux/uio.h>
 
-#define PTRACE_STOPPED_BY(sig) (((sig) << 8) | 0x7f)
 #define PTRACE_SYSCALL_STOP PTRACE_STOPPED_BY(SIGTRAP | 0x80)	/* PTRACE_O_TRACESYSGOOD */
-#define PTRACE_FP_BYTES 108	/* struct user_i387_struct */
 #define PTRACE_LONG_BYTES 200
-#define PTRACE_SENTINEL 0xa5
 #define PTRACE_MXCSR_DEFAULT 0x1f80
 #define PTRACE_MXCSR_RESERVED 0x80000000u	/* above every CPU's mxcsr_feature_mask */
 #define CPU_ECX_XSAVE (1u << 26)
-
-/* struct user_fxsr_struct of <sys/user.h>, the fxsave image: 512 bytes. */
-struct ptrace_fxsr {
-	uint16_t cwd, swd, twd, fop;
-	uint32_t fip, fcs, foo, fos, mxcsr, reserved;
-	uint8_t st_space[8][16];	/* ST(0)..ST(7), 10 bytes each */
-	uint32_t xmm_space[32];
-	uint32_t padding[56];
-};
 
 static const long double ptrace_child_values[] = {
 	FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10, 0.0L,
@@ -146,81 +135,13 @@ struct ptrace_report {
 	struct x87_fsave after_getpid;
 };
 
-/*
- * The tag the FPU gives a register's value (fsave computes it): 01 zero,
- * 10 special (infinity, NaN, denormal, unnormal), 00 valid.
- */
-static unsigned int ptrace_tag_of(const uint8_t *reg)
-{
-	unsigned int exponent = (unsigned int)(reg[9] & 0x7f) << 8 | reg[8];
-	bool zero_significand = true;
-
-	for (unsigned int b = 0; b < 8; b++)
-		zero_significand &= reg[b] == 0;
-	if (exponent == 0 && zero_significand)
-		return 1;
-	if (exponent == 0 || exponent == 0x7fff || !(reg[7] & 0x80))
-		return 2;
-	return 0;
-}
-
-/* fpstate_build() with the tag word the FPU gives: it has only valid tags. */
-static void ptrace_build(struct x87_fsave *image, const struct fpstate_spec *spec)
-{
-	unsigned int top = (8 - spec->count) & 7;
-
-	fpstate_build(image, spec);
-	for (unsigned int i = 0; i < spec->count; i++)
-		image->env.tag |= ptrace_tag_of(image->st[i]) << (2 * ((top + i) & 7));
-}
-
-static void ptrace_fill(void *buf, unsigned int size)
-{
-	uint8_t *p = buf;
-
-	for (unsigned int i = 0; i < size; i++)
-		p[i] = PTRACE_SENTINEL;
-}
-
-/* Whether bytes [from, to) of `buf` are still the sentinel. */
-static bool ptrace_untouched(const void *buf, unsigned int from, unsigned int to)
-{
-	const uint8_t *p = buf;
-
-	for (unsigned int i = from; i < to; i++)
-		if (p[i] != PTRACE_SENTINEL)
-			return false;
-	return true;
-}
-
-static bool ptrace_same_bytes(const void *a, const void *b, unsigned int size)
-{
-	const uint8_t *x = a, *y = b;
-
-	for (unsigned int i = 0; i < size; i++)
-		if (x[i] != y[i])
-			return false;
-	return true;
-}
-
-/* The FXSR image of an fsave image: what fxsave would store (the abridged tag word). */
-static void ptrace_to_fxsr(struct ptrace_fxsr *fx, const struct x87_fsave *image)
-{
-	fx->cwd = (uint16_t)image->env.cw;
-	fx->swd = (uint16_t)image->env.sw;
-	fx->twd = fpstate_abridged_tag(image->env.tag);
-	for (unsigned int i = 0; i < 8; i++)
-		for (unsigned int b = 0; b < 16; b++)
-			fx->st_space[i][b] = b < 10 ? image->st[i][b] : 0;
-}
-
 static void ptrace_check_fxsr(struct ktap_check *check, const char *where,
-			      const struct x87_fsave *want, const struct ptrace_fxsr *got)
+			      const struct x87_fsave *want, const struct fpstate_fxsr *got)
 {
-	struct ptrace_fxsr expected;
+	struct fpstate_fxsr expected;
 	int reg = -1;
 
-	ptrace_to_fxsr(&expected, want);
+	fpstate_to_fxsr(&expected, want);
 	for (int i = 7; i >= 0; i--)
 		if (!ptrace_same_bytes(expected.st_space[i], got->st_space[i], 10))
 			reg = i;
@@ -235,15 +156,6 @@ static void ptrace_check_fxsr(struct ktap_check *check, const char *where,
 			  "expected MXCSR 0x%04x %s, got 0x%x", PTRACE_MXCSR_DEFAULT, where,
 			  (unsigned int)got->mxcsr);
 	ktap_check_expect(check, reg < 0, "expected the registers %s, st%d differs", where, reg);
-}
-
-static long ptrace_regset(long request, long pid, unsigned int type, void *buf, size_t *len)
-{
-	struct iovec iov = { .iov_base = buf, .iov_len = *len };
-	long err = sys_ptrace(request, (int)pid, type, (unsigned long)&iov);
-
-	*len = iov.iov_len;
-	return err;
 }
 
 /*
@@ -265,16 +177,6 @@ static long ptrace_next_syscall_stop(long pid, long request)
 		err = sys_ptrace(PTRACE_SYSCALL, (int)pid, 0, 0);
 	}
 	return err;
-}
-
-/* Lets a tracee run to its end, past any signal-delivery-stop.  Its wait status, or -errno. */
-static long ptrace_reap(long pid)
-{
-	long status;
-
-	while ((status = proc_wait(pid)) >= 0 && (status & 0xff) == 0x7f)
-		sys_ptrace(PTRACE_CONT, (int)pid, 0, 0);
-	return status;
 }
 
 static int ptrace_tracee(int write_fd, void *arg)
@@ -322,7 +224,7 @@ struct ptrace_run {
 		long_buf[PTRACE_LONG_BYTES];
 	long getfpxregs, getregset_xfp, setfpxregs_bad, setregset_xfp_bad, setregset_xfp;
 	size_t len_xfp;
-	struct ptrace_fxsr fpx, regset_fpx, fpx_after_bad_sets;
+	struct fpstate_fxsr fpx, regset_fpx, fpx_after_bad_sets;
 	long get_xstate, set_xstate;
 	long syscall_stops, status, got;
 	struct ptrace_report report;
@@ -334,7 +236,7 @@ static struct ptrace_run ptrace_seen;
 static void ptrace_first_stop(struct ptrace_run *r, long pid)
 {
 	uint64_t xstate[64];
-	struct ptrace_fxsr bad;
+	struct fpstate_fxsr bad;
 	size_t len;
 
 	r->getfpregs = sys_ptrace(PTRACE_GETFPREGS, (int)pid, 0, (unsigned long)&r->read);
@@ -377,7 +279,7 @@ static void ptrace_first_stop(struct ptrace_run *r, long pid)
 static void ptrace_trace(struct ptrace_run *r, long pid)
 {
 	struct x87_fsave tracer_wrote, first;
-	struct ptrace_fxsr fx;
+	struct fpstate_fxsr fx;
 	size_t len;
 
 	r->stop[0] = proc_wait(pid);
@@ -387,7 +289,7 @@ static void ptrace_trace(struct ptrace_run *r, long pid)
 	if (sys_ptrace(PTRACE_SETOPTIONS, (int)pid, 0, PTRACE_O_TRACESYSGOOD) != 0)
 		return;
 	ptrace_first_stop(r, pid);
-	ptrace_build(&tracer_wrote, &ptrace_tracer_spec);
+	fpstate_build_tagged(&tracer_wrote, &ptrace_tracer_spec);
 	r->setfpregs = sys_ptrace(PTRACE_SETFPREGS, (int)pid, 0, (unsigned long)&tracer_wrote);
 	r->cont[0] = sys_ptrace(PTRACE_CONT, (int)pid, 0, 0);
 
@@ -395,8 +297,8 @@ static void ptrace_trace(struct ptrace_run *r, long pid)
 	if (r->stop[1] != PTRACE_STOPPED_BY(SIGSTOP))
 		return;
 	fx = r->fpx;
-	ptrace_build(&first, &ptrace_child_spec);
-	ptrace_to_fxsr(&fx, &first);
+	fpstate_build_tagged(&first, &ptrace_child_spec);
+	fpstate_to_fxsr(&fx, &first);
 	len = sizeof(fx);
 	r->setregset_xfp = ptrace_regset(PTRACE_SETREGSET, pid, NT_PRXFPREG, &fx, &len);
 	r->cont[1] = sys_ptrace(PTRACE_CONT, (int)pid, 0, 0);
@@ -428,8 +330,8 @@ static void ptrace_report_checks(struct ktap *subtests, const struct ptrace_run 
 	const struct x87_fsave *after_xfp;
 	bool reported = r->got == (long)sizeof(r->report);
 
-	ptrace_build(&child_loaded, &ptrace_child_spec);
-	ptrace_build(&tracer_wrote, &ptrace_tracer_spec);
+	fpstate_build_tagged(&child_loaded, &ptrace_child_spec);
+	fpstate_build_tagged(&tracer_wrote, &ptrace_tracer_spec);
 	fpstate_build(&forked, &ptrace_fork_spec);
 
 	ktap_check_begin(&check);
@@ -479,7 +381,7 @@ static void ptrace_read_checks(struct ktap *subtests, const struct ptrace_run *r
 	/* The two refusals came in 5.14, with da53f60bb86e and 145e9e0d8c6f. */
 	bool partial_refused = kernel_at_least(5, 14), mxcsr_refused = partial_refused;
 
-	ptrace_build(&child_loaded, &ptrace_child_spec);
+	fpstate_build_tagged(&child_loaded, &ptrace_child_spec);
 
 	ktap_check_begin(&check);
 	ktap_check_expect(&check, r->stop[0] == PTRACE_STOPPED_BY(SIGSTOP),

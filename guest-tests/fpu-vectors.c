@@ -41,7 +41,6 @@
 #define VECTORS_ERR_IDT 2	/* the error code's IDT bit: the selector is a gate */
 #define VECTORS_INT_BYTES 2	/* int imm8: CD ib */
 #define SPURIOUS_MS 30
-#define SPURIOUS_ITIMER_REAL 0
 
 static volatile struct {
 	int count;
@@ -157,10 +156,10 @@ static void vectors_handle_alarm(int sig, siginfo_t *info, void *ucontext)
 /* setitimer(ITIMER_REAL) once, `ms` from now (0: disarm): 0 or -errno. */
 static long vectors_alarm_in(unsigned int ms)
 {
-	/* struct itimerval of 32-bit struct timeval: interval, then value. */
-	long itv[4] = { 0, 0, (long)(ms / 1000), (long)(ms % 1000) * 1000 };
+	const struct itimerval at = { .it_value = { .tv_sec = (long)(ms / 1000),
+						   .tv_usec = (long)(ms % 1000) * 1000 } };
 
-	return sys_call3(__NR_setitimer, SPURIOUS_ITIMER_REAL, (long)itv, 0);
+	return sys_setitimer(ITIMER_REAL, &at, NULL);
 }
 
 static void vectors_run_spurious(struct ktap *subtests, const char *name, uint16_t flags)

@@ -15,6 +15,7 @@
 #include <linux/auxvec.h>
 
 #define AUXV_HWCAP_FXSR (1u << 24)
+#define AUXV_HWCAP_SSE (1u << 25)
 
 /* Type and value pairs, ended by AT_NULL; set by _start. */
 extern const uint32_t *auxv_vector;

@@ -33,6 +33,40 @@ void fpstate_build(struct x87_fsave *image, const struct fpstate_spec *spec)
 	};
 }
 
+/* The tag the FPU gives a register's value. */
+static unsigned int fpstate_tag_of(const uint8_t *reg)
+{
+	unsigned int exponent = (unsigned int)(reg[9] & 0x7f) << 8 | reg[8];
+	bool zero_significand = true;
+
+	for (unsigned int b = 0; b < 8; b++)
+		zero_significand &= reg[b] == 0;
+	if (exponent == 0 && zero_significand)
+		return 1;
+	if (exponent == 0 || exponent == 0x7fff || !(reg[7] & 0x80))
+		return 2;
+	return 0;
+}
+
+void fpstate_build_tagged(struct x87_fsave *image, const struct fpstate_spec *spec)
+{
+	unsigned int top = (8 - spec->count) & 7;
+
+	fpstate_build(image, spec);
+	for (unsigned int i = 0; i < spec->count; i++)
+		image->env.tag |= fpstate_tag_of(image->st[i]) << (2 * ((top + i) & 7));
+}
+
+void fpstate_to_fxsr(struct fpstate_fxsr *fx, const struct x87_fsave *image)
+{
+	fx->cwd = (uint16_t)image->env.cw;
+	fx->swd = (uint16_t)image->env.sw;
+	fx->twd = fpstate_abridged_tag(image->env.tag);
+	for (unsigned int i = 0; i < 8; i++)
+		for (unsigned int b = 0; b < 16; b++)
+			fx->st_space[i][b] = b < FPSTATE_REG_BYTES ? image->st[i][b] : 0;
+}
+
 void fpstate_load(const struct fpstate_spec *spec)
 {
 	struct x87_fsave image;

@@ -34,6 +34,29 @@ struct fpstate_spec {
 
 void fpstate_build(struct x87_fsave *image, const struct fpstate_spec *spec);
 
+/*
+ * fpstate_build() with the tag word the FPU gives (what fnsave stores):
+ * 01 zero, 10 special (infinity, NaN, denormal, unnormal), 00 valid, for
+ * specs whose values are not all normal numbers.
+ */
+void fpstate_build_tagged(struct x87_fsave *image, const struct fpstate_spec *spec);
+
+/* struct user_fxsr_struct of <sys/user.h>, the fxsave image: 512 bytes. */
+struct fpstate_fxsr {
+	uint16_t cwd, swd, twd, fop;
+	uint32_t fip, fcs, foo, fos, mxcsr, reserved;
+	uint8_t st_space[8][16];	/* ST(0)..ST(7), 10 bytes each */
+	uint32_t xmm_space[32];		/* xmm0..xmm7 */
+	uint32_t padding[56];
+};
+
+/*
+ * The x87 part of the FXSR image of an fsave image, what fxsave would
+ * store: FCW, FSW, the abridged tag word and the registers (their padding
+ * zeroed).  The pointers, MXCSR and xmm registers are left as they are.
+ */
+void fpstate_to_fxsr(struct fpstate_fxsr *fx, const struct x87_fsave *image);
+
 /* fninit, then loads the state of `spec`. */
 void fpstate_load(const struct fpstate_spec *spec);
 

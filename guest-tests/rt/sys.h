@@ -14,6 +14,7 @@
 #include <asm/unistd.h>
 #include <linux/reboot.h>
 #include <linux/resource.h>
+#include <linux/time.h>
 #include <linux/time_types.h>
 
 /* The five-argument form covers every call here; a sixth would need %ebp. */
@@ -150,6 +151,12 @@ static inline long sys_rt_sigprocmask(int how, const unsigned long long *set,
 static inline long sys_alarm(unsigned int seconds)
 {
 	return sys_call3(__NR_alarm, (long)seconds, 0, 0);
+}
+
+/* ITIMER_REAL and the others, at microseconds (struct itimerval of <linux/time.h>). */
+static inline long sys_setitimer(int which, const struct itimerval *value, struct itimerval *old)
+{
+	return sys_call3(__NR_setitimer, which, (long)value, (long)old);
 }
 
 /* The _time64 calls: with COMPAT_32BIT_TIME off, the old ones are ENOSYS. */
