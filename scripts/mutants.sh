@@ -7,7 +7,8 @@
 #   killed     exit 1: a test failed, crashed or timed out
 #   survived   exit 0, and the patch does not say why it must
 #   explained  exit 0, and the patch has an `# equivalent:` line
-#   broken     exit 125: the mutant does not apply or build (its own error)
+#   broken     exit 125: the mutant does not apply or build (its own error);
+#              a kernel that builds but never reaches init is killed
 #   error N    any other status: the bench went wrong
 #
 # then `mutants: K killed of N (P %), S survivors, E explained` and the run
@@ -62,6 +63,13 @@ failed_tests()
 		sort -u | tr '\n' ' ' | sed 's/ $//'
 }
 
+# Whether a `test` that exited 125 built its kernel and booted it, and the
+# kernel never reached init: the pristine one does, so the mutant broke the
+# boot, a kill (git bisect's "skip" is for a kernel that cannot be tested).
+booted_dead()
+{
+	[ -n "$(failed_tests "$1")" ]
+}
 # The value of fpubench's option --NAME in "$@" (last wins), or nothing.
 option()
 {
@@ -104,7 +112,12 @@ run_generated()
 		case $rc in
 		0)	;;
 		1)	verdict=killed detail=$(failed_tests "$log"); break ;;
-		125)	verdict=unbuilt detail=$(grep '^fpubench: ' "$log" | tail -n 1); break ;;
+		125)	if booted_dead "$log"; then
+				verdict=killed detail="boot: $(failed_tests "$log")"
+			else
+				verdict=unbuilt detail=$(grep '^fpubench: ' "$log" | tail -n 1)
+			fi
+			break ;;
 		*)	verdict=error detail="exit $rc $(grep '^fpubench: ' "$log" | tail -n 1)"; break ;;
 		esac
 	done
@@ -204,7 +217,12 @@ for patch in $MUTANTS; do
 			survivors=$((survivors + 1))
 			verdict="SURVIVED"
 		fi ;;
-	125)	verdict="broken    $(grep '^fpubench: ' "$log" | tail -n 1)" ;;
+	125)	if booted_dead "$log"; then
+			killed=$((killed + 1))
+			verdict="killed    by boot: $(failed_tests "$log")"
+		else
+			verdict="broken    $(grep '^fpubench: ' "$log" | tail -n 1)"
+		fi ;;
 	*)	verdict="error $status $(grep '^fpubench: ' "$log" | tail -n 1)" ;;
 	esac
 	printf '%-36s %4s s  %s\n' "$name" "$took" "$verdict"
