@@ -798,6 +798,18 @@ def cmd_pristine(a):
             f.write(' '.join('--cpu ' + s for s in setups))
 
 
+def runs_near(das, first, last):
+    """Whether a setup runs a mutant on lines first..last: reached(), or a counted DA line
+    within NEAR lines of it.  gcov pins an optimised condition's code on a neighbour (on
+    pentium3 `if (cr4_mask)` counts 0 and the cr4_set_bits() below it 2), so the exact line
+    alone would leave out a setup that runs it; booting one setup too many only costs time."""
+    return reached(das, first, last) or \
+        any(das.get(n, 0) > 0 for n in range(first - NEAR, last + NEAR + 1))
+
+
+NEAR = 3
+
+
 def store_mutants(db, commit, ms, das, now=None, per_setup=None):
     """Adds the mutants of one file (known ones keep their outcomes), marks them seen
     by the generation of time `now` and sets whether each is reached (das: the file's
@@ -810,7 +822,7 @@ def store_mutants(db, commit, ms, das, now=None, per_setup=None):
             r = None if das is None else int(reached(das, m.line, m.last))
             n += r or 0
             on = None if not per_setup else \
-                ' '.join(k for k, d in per_setup.items() if reached(d, m.line, m.last))
+                ' '.join(k for k, d in per_setup.items() if runs_near(d, m.line, m.last))
             db.execute('INSERT INTO mutants (id, tree, file, line, function, operator, original,'
                        ' mutated, diff, reached, first_seen, last_seen, setups)'
                        ' VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (id) DO UPDATE'

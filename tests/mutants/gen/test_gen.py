@@ -413,6 +413,14 @@ class Helpers(unittest.TestCase):
         self.assertTrue(gen.reached(das, 12, 12))
         self.assertFalse(gen.reached(das, 30, 30))
 
+    def test_runs_near(self):
+        # pentium3's fpu/init.c of 6.1 (make coverage, 2026-12-06): the condition on line
+        # 29 counts 0, the call it guards on line 30 counts 2.
+        das = {25: 2, 27: 2, 28: 2, 29: 0, 30: 2}
+        self.assertFalse(gen.reached(das, 29, 29))
+        self.assertTrue(gen.runs_near(das, 29, 29))
+        self.assertFalse(gen.runs_near({29: 0, 40: 2}, 29, 29))
+
     def test_case_lines(self):
         text = ['switch (x) {', 'case A:', '\ta();', '\tbreak;', 'case B:', '\tb();',
                 '#ifdef C', 'case C:', '\tc();', '#endif', 'default:', '\td();', '}']
