@@ -1008,9 +1008,10 @@ EXPLAINED = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'test
                          'explained')
 
 
-def explained_key(rel, function, operator, original, mutated):
-    """What an explanation names: no line number, whitespace folded, so it outlives moves."""
-    return (rel, function, operator, ' '.join(original.split()), ' '.join(mutated.split()))
+def explained_key(rel, function, operator, original, mutated, nth=1):
+    """What an explanation names: no line number, whitespace folded, so it outlives moves;
+    nth tells apart the same change of the same text at two places of one function."""
+    return (rel, function, operator, ' '.join(original.split()), ' '.join(mutated.split()), nth)
 
 
 def read_explained(path):
@@ -1021,15 +1022,19 @@ def read_explained(path):
         if not block:
             return
         head = block[0][1].split()
+        nth = 1
+        if len(head) == 4 and re.fullmatch(r'@[1-9][0-9]*', head[3]):
+            nth = int(head.pop()[1:])
         minus = [t[1:] for n, t in block[1:] if t.startswith('-')]
         plus = [t[1:] for n, t in block[1:] if t.startswith('+')]
         why = ' '.join(t[4:].strip() for n, t in block[1:] if t.startswith('why:'))
         if len(head) != 3 or not head[1].endswith('()') or not minus or not why or \
                 len(minus) + len(plus) + sum(t.startswith('why:') for n, t in block) != \
                 len(block) - 1:
-            die("%s:%d: an explanation is 'FILE FUNCTION() OPERATOR', '-' lines, '+' lines "
+            die("%s:%d: an explanation is 'FILE FUNCTION() OPERATOR [@N]', '-' lines, '+' lines "
                 "and 'why:' lines" % (path, block[0][0]), 128)
-        key = explained_key(head[0], head[1][:-2], head[2], '\n'.join(minus), '\n'.join(plus))
+        key = explained_key(head[0], head[1][:-2], head[2], '\n'.join(minus), '\n'.join(plus),
+                            nth)
         if key in out:
             die("%s:%d: a second explanation of the same mutant" % (path, block[0][0]), 128)
         out[key] = why
@@ -1051,11 +1056,21 @@ def read_explained(path):
     return out
 
 
+def row_keys(rows):
+    """Sets each row's 'key' (explained_key()), counting equal changes in line order."""
+    seen = {}
+    for r in sorted(rows, key=lambda r: (r['file'], r['line'], r['id'])):
+        base = explained_key(r['file'], r['function'], r['operator'], r['original'],
+                             r['mutated'])[:-1]
+        seen[base] = seen.get(base, 0) + 1
+        r['key'] = base + (seen[base],)
+
+
 def explain(rows, explanations):
     """Marks each row with its explanation ('why'), or None."""
+    row_keys(rows)
     for r in rows:
-        r['why'] = explanations.get(explained_key(r['file'], r['function'], r['operator'],
-                                                  r['original'], r['mutated']))
+        r['why'] = explanations.get(r['key'])
 
 
 def figures(rows):
@@ -1126,8 +1141,7 @@ def cmd_report(a):
                                                   ' '.join(r['mutated'].split())[:80]))
             if why:
                 out.append('      why: ' + r['why'])
-    seen = {explained_key(r['file'], r['function'], r['operator'], r['original'], r['mutated'])
-            for r in rows}
+    seen = {r['key'] for r in rows}
     unused = len(set(explanations) - seen)
     if unused:
         out.append('')

@@ -413,6 +413,23 @@ class Helpers(unittest.TestCase):
         self.assertTrue(gen.reached(das, 12, 12))
         self.assertFalse(gen.reached(das, 30, 30))
 
+    def test_same_change_twice(self):
+        # arch_ptrace() of 6.1 passes `0, sizeof(struct user_fxsr_struct),` at two places.
+        rows = [dict(id=i, file='ptrace.c', line=l, function='arch_ptrace', operator='constant',
+                     original='\t\t0, sizeof(struct user_fxsr_struct),',
+                     mutated='  1, sizeof(struct user_fxsr_struct),') for i, l in
+                (('b', 798), ('a', 792))]
+        tmp = tempfile.mkdtemp(prefix='mutants-gen-explained.')
+        try:
+            path = os.path.join(tmp, 'explained')
+            with open(path, 'w') as f:
+                f.write('ptrace.c arch_ptrace() constant @2\n-0, sizeof(struct user_fxsr_struct),'
+                        '\n+1, sizeof(struct user_fxsr_struct),\nwhy: the second\n')
+            gen.explain(rows, gen.read_explained(path))
+            self.assertEqual([r['why'] for r in rows], ['the second', None])
+        finally:
+            shutil.rmtree(tmp)
+
     def test_runs_near(self):
         # pentium3's fpu/init.c of 6.1 (make coverage, 2026-12-06): the condition on line
         # 29 counts 0, the call it guards on line 30 counts 2.
