@@ -63,8 +63,15 @@ static void fresh_check_probe(struct ktap_check *check, const struct x87_fsave *
 	ktap_check_expect(check, got == (long)sizeof(*image),
 			  "expected %u bytes of state from the new program, got %ld",
 			  (unsigned int)sizeof(*image), got);
-	if (got == (long)sizeof(*image))
+	if (got == (long)sizeof(*image)) {
 		fresh_check(check, "in the new program", image);
+		/* No x87 instruction ran yet: the pointers are init_fpstate's, as fninit gives. */
+		ktap_check_expect(check, !image->env.ip && !(uint16_t)image->env.cs &&
+				  !image->env.dp && !(uint16_t)image->env.ds,
+				  "expected FIP, FCS, FDP and FDS 0 in the new program, got 0x%08x "
+				  "0x%04x 0x%08x 0x%04x", image->env.ip, (uint16_t)image->env.cs,
+				  image->env.dp, (uint16_t)image->env.ds);
+	}
 }
 
 static int fresh_exec_child(int write_fd, void *arg)

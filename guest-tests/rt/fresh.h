@@ -7,7 +7,9 @@
  * pending exception that leaked through execve is seen, not raised) and
  * writes the image to the pipe.  The contract is fpu__clear_user_states()
  * in arch/x86/kernel/fpu/core.c, called from execve's fpu_flush_thread():
- * the state fninit gives, FCW 0x037f, FSW 0, every register empty.
+ * the state fninit gives, FCW 0x037f, FSW 0, every register empty, and the
+ * pointers zero (QEMU's TCG does not load them on frstor, so there they
+ * are zero whatever init_fpstate holds).
  */
 #ifndef GT_FRESH_H
 #define GT_FRESH_H
