@@ -3,7 +3,7 @@
 set -eu
 
 PACKAGES="
-build-essential gcc-multilib make pkg-config git
+build-essential gcc-multilib make pkg-config git libyaml-dev libcurl4-openssl-dev
 qemu-system-x86 libvirt-daemon-driver-qemu libvirt-daemon libvirt-clients libvirt-dev
 libgit2-dev libcmocka-dev libsqlite3-dev sqlite3 libjson-c-dev libxml2-dev
 libxml2-utils python3-jsonschema chromium fonts-dejavu-core hyperfine time
@@ -11,6 +11,13 @@ linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-u
 lcov zlib1g-dev
 clang libclang-rt-14-dev python3-clang-14 go-md2man man-db
 "
+
+# LAVA's dispatcher (lava-run) and the python3 its schema check imports,
+# only when asked (FPUBENCH_DEPS_LAVA=1: `make check-lava`, a config with
+# a [lab]): about 140 packages that `make run` must not pull.
+if [ "${FPUBENCH_DEPS_LAVA:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES lava-dispatcher python3-voluptuous"
+fi
 
 # libvirt's QEMU driver resolves its default account even when qemu.conf
 # says root, and only libvirt-daemon-system (a daemon we do not need)

@@ -147,16 +147,15 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* The kernel command line of a boot that starts at test `start`. */
-static void boot_cmdline(struct strbuf *cmdline, const struct matrix_options *o,
-			 const struct group *g, int start)
+void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
+			 const char *const *tests, size_t ntests, int start)
 {
 	strbuf_addstr(cmdline, BASE_CMDLINE);
-	if (*g->cpu->cmdline)
-		strbuf_addf(cmdline, " %s", g->cpu->cmdline);
+	if (*cpu->cmdline)
+		strbuf_addf(cmdline, " %s", cpu->cmdline);
 	/* init runs only these, so that a boot costs only what is judged. */
-	for (size_t i = 0; i < o->ntests; i++)
-		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", o->tests[i]);
+	for (size_t i = 0; i < ntests; i++)
+		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", tests[i]);
 	if (start > 1)
 		strbuf_addf(cmdline, " fpubench_start=%d", start);
 }
@@ -193,7 +192,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	bool truncated;
 	int err;
 
-	boot_cmdline(&cmdline, o, g, start);
+	matrix_boot_cmdline(&cmdline, g->cpu, o->tests, o->ntests, start);
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
@@ -270,6 +269,13 @@ static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
 	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
 }
 
+bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu)
+{
+	int have = cpu_setup_family(cpu);
+
+	return !have || have >= k->min_family;
+}
+
 /*
  * A kernel that cannot run on the setup's CPU is not booted: its boot code
  * would refuse the CPU and hang until the time limit.
@@ -278,7 +284,7 @@ static bool group_skip_cpu(struct runner *r, struct group *g, size_t host)
 {
 	int have = cpu_setup_family(g->cpu), need = g->kernel->min_family;
 
-	if (!have || have >= need)
+	if (matrix_pair_boots(g->kernel, g->cpu))
 		return false;
 	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_SKIP);
 	c->reason = xasprintf("kernel requires an i%d86 CPU, and '%s' is an i%d86", need, g->cpu->model,

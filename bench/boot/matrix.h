@@ -30,6 +30,7 @@
 #define MATRIX_MAX_BOOTS 32	/* per (kernel, setup): well above guest-tests' count */
 
 struct guest_conn;
+struct strbuf;
 
 struct matrix_kernel {
 	const char *variant;
@@ -91,6 +92,17 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 void matrix_free(struct matrix *m);
 
+
+/*
+ * The whole kernel command line of a boot on `cpu` that runs `tests` (none:
+ * all) from test `start` on, appended to cmdline: what every place a
+ * kernel boots (a libvirt guest, a LAVA job) gives it.
+ */
+void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
+			 const char *const *tests, size_t ntests, int start);
+
+/* Whether the kernel boots on the setup: not when its CPU family is below the kernel's minimum. */
+bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu);
 
 /* The setup as console logs name it: "pentium2,-fxsr" is "pentium2_-fxsr" (caller frees). */
 char *matrix_setup_slug(const char *spec);

@@ -270,6 +270,13 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 	return err;
 }
 
+int cmd_build(struct session *s, const struct options *o, const struct conf_tree *tree)
+{
+	int err = session_parse_setups(s, o->cpus.v, o->cpus.n);
+
+	return err < 0 ? err : build_kernels(s, o, tree);
+}
+
 bool cmd_test_selected(const struct options *o, const char *test)
 {
 	return strv_selects(o->tests.v, o->tests.n, test);
@@ -371,8 +378,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 
 	date_format_iso8601(started, sizeof(started), time(NULL));
 	/* The run directory comes last: a run that cannot boot leaves none. */
-	if ((err = session_parse_setups(s, o->cpus.v, o->cpus.n)) < 0 ||
-	    (err = build_kernels(s, o, tree)) < 0 || (err = session_connect(s)) < 0 ||
+	if ((err = cmd_build(s, o, tree)) < 0 || (err = session_connect(s)) < 0 ||
 	    (err = session_create_run_dir(s)) < 0)
 		goto out;
 	if (tree) {

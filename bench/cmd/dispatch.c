@@ -24,7 +24,7 @@ int cmd_exit_status(int code)
 
 const struct command_def *const command_defs[] = {
 	&cmd_run_def, &cmd_test_def, &cmd_bisect_def, &cmd_history_def, &cmd_console_def,
-	&cmd_provenance_def, &cmd_tree_def, NULL,
+	&cmd_provenance_def, &cmd_tree_def, &cmd_lava_def, NULL,
 };
 
 static void on_signal(int sig)

@@ -41,6 +41,7 @@ enum cmd {
 	CMD_CONSOLE = 1 << 4,
 	CMD_PROVENANCE = 1 << 5,
 	CMD_TREE = 1 << 6,
+	CMD_LAVA = 1 << 7,
 };
 
 /* A repeatable option's values, in command-line order. */
@@ -68,6 +69,8 @@ struct options {
 	const char *json;	/* console, provenance: FILE, or "-" for stdout */
 	const char *stdin_patch;	/* test: where `--patch -` was copied (cmd_patch_path()) */
 	const char *coverage;	/* test: the coverage output directory, or NULL */
+	const char *emit;	/* lava: where the jobs and artefacts go */
+	const char *url;	/* lava: the URL the artefacts are fetched from, or NULL */
 	long jobs;
 	long guests;		/* per host, when --jobs or the config says; else 0 */
 	long last;

@@ -201,17 +201,31 @@ int session_connect(struct session *s)
 	return 0;
 }
 
-int session_create_run_dir(struct session *s)
+/* The run's id: when it started, and the process. */
+static char *run_id_new(void)
 {
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	char *log;
-	int err;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	s->run_id = xasprintf("%s-%ld", stamp, (long)getpid());
+	return xasprintf("%s-%ld", stamp, (long)getpid());
+}
+
+int session_use_dir(struct session *s, const char *dir)
+{
+	s->run_id = run_id_new();
+	s->run_dir = path_absolute(dir);
+	return dir_create(s->run_dir, ERR_GENERIC);
+}
+
+int session_create_run_dir(struct session *s)
+{
+	char *log;
+	int err;
+
+	s->run_id = run_id_new();
 	char *results = path_absolute(s->cfg.results);
 	s->run_dir = xasprintf("%s/%s", results, s->run_id);
 	free(results);
@@ -252,6 +266,16 @@ out:
 	return err;
 }
 
+int session_build_payloads(struct session *s)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < s->nkernels && !err; k++)
+		if (!s->initrds[k])
+			err = build_payload(s, k);
+	return err;
+}
+
 static void matrix_append(struct matrix *into, struct matrix *from)
 {
 	into->cells = xrealloc(into->cells, (into->ncells + from->ncells) * sizeof(*into->cells));
@@ -267,9 +291,7 @@ int session_boot(struct session *s, int repeat, struct matrix **out)
 	struct matrix *all = xcalloc(1, sizeof(*all));
 	int err = 0;
 
-	for (size_t k = 0; k < s->nkernels && !err; k++)
-		if (!s->initrds[k])
-			err = build_payload(s, k);
+	err = session_build_payloads(s);
 	for (int r = 0; r < repeat && !err && !all->interrupted; r++) {
 		struct matrix_options mo = {
 			.hosts = s->hosts,

@@ -97,6 +97,15 @@ void session_hand_over(struct session *s);
 int session_create_run_dir(struct session *s);
 
 /*
+ * A run id, and `dir` (created) as the run directory instead of one in
+ * the results: `lava --emit` writes its artefacts there, and boots nothing.
+ */
+int session_use_dir(struct session *s, const char *dir);
+
+/* Builds the initramfs of every kernel that has none yet, in the run directory. */
+int session_build_payloads(struct session *s);
+
+/*
  * Boots every kernel on every setup `repeat` times and returns the cells;
  * the payload of kernels that have none yet is built first.
  */
