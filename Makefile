@@ -230,6 +230,7 @@ seeds_fuzz_subject   := tests/fixtures/provenance
 seeds_fuzz_conf      := tests/fixtures/conf
 seeds_fuzz_ktap      := tests/fixtures/console
 seeds_fuzz_gcda      := tests/fixtures/gcda
+seeds_fuzz_lava_log  := tests/fixtures/lava
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
