@@ -160,9 +160,10 @@ void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
 		strbuf_addf(cmdline, " fpubench_start=%d", start);
 }
 
-/* Keeps the cells of [first, ncells) that the options select, each naming its console. */
+/* Keeps the cells of [first, ncells) that the options select, each naming its console and job. */
 static void group_keep_selected(const struct matrix_options *o, struct group *g, size_t first,
-				const struct console_report *report, const char *console_rel)
+				const struct console_report *report, const char *console_rel,
+				const struct matrix_job *job)
 {
 	size_t kept = first;
 
@@ -172,9 +173,28 @@ static void group_keep_selected(const struct matrix_options *o, struct group *g,
 			continue;
 		}
 		g->cells[kept] = g->cells[i];
+		g->cells[kept].job_id = job->id ? xstrdup(job->id) : NULL;
+		g->cells[kept].job_url = job->url ? xstrdup(job->url) : NULL;
 		g->cells[kept++].console = xstrdup(console_rel);
 	}
 	g->ncells = kept;
+}
+
+/* The one place a boot starts: a libvirt guest or a lab's job. */
+static int host_boot(const struct matrix_host *h, const struct guest_spec *spec, double timeout_s,
+		     struct guest_outcome *out, struct matrix_job *job)
+{
+	if (h->lab)
+		return h->lab->boot(h->lab->arg, spec, timeout_s, out, job);
+	return guest_run(h->conn, spec, timeout_s, out);
+}
+
+/* An error cell of the boot, which names the lab's job when there is one. */
+static void group_boot_error(struct group *g, const struct matrix_job *job)
+{
+	group_error(g, NULL, error_last());
+	g->cells[g->ncells - 1].job_id = job->id ? xstrdup(job->id) : NULL;
+	g->cells[g->ncells - 1].job_url = job->url ? xstrdup(job->url) : NULL;
 }
 
 static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
@@ -189,6 +209,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
 	struct console_report *report = NULL;
 	struct guest_outcome outcome;
+	struct matrix_job job = { NULL, NULL };
 	bool truncated;
 	int err;
 
@@ -203,17 +224,17 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.memory_mib = MATRIX_GUEST_MEMORY_MIB,
 	};
 	*resume = 0;
-	err = guest_run(o->hosts[host].conn, &spec, o->boot_timeout_s, &outcome);
+	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
 	if (err == ERR_CPU) {
 		g->fatal = err;
 		g->fatal_message = xstrdup(error_last());
 		goto out;
 	}
 	if (err < 0) {
-		group_error(g, NULL, error_last());
-		g->infra_failed = true;
+		group_boot_error(g, &job);
+		g->infra_failed = err != ERR_LAB_JOB;
 		err = 0;
-		if (!guest_conn_alive(o->hosts[host].conn))
+		if (!o->hosts[host].lab && !guest_conn_alive(o->hosts[host].conn))
 			host_lose(r, host);
 		goto out;
 	}
@@ -235,8 +256,10 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	size_t first = g->ncells;
 	*resume = cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu), outcome.seconds,
 				    &g->cells, &g->ncells);
-	group_keep_selected(o, g, first, report, console_rel);
+	group_keep_selected(o, g, first, report, console_rel, &job);
 out:
+	free(job.id);
+	free(job.url);
 	console_report_free(report);
 	strbuf_release(&cmdline);
 	strbuf_release(&text);
@@ -443,7 +466,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 		if (g->fatal && !err)
 			err = error_set(g->fatal, "%s", g->fatal_message);
 		if (g->state == GROUP_WAITING && !r.stop) {
-			group_error(g, NULL, "no libvirt host left to boot it");
+			group_error(g, NULL, "no host or lab left to boot it");
 			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
 			boot_report(&r, g->cells, g->ncells, ++r.ndone);
 		}

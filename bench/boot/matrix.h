@@ -49,10 +49,32 @@ struct matrix_kernel {
 /* What each guest gets. */
 #define MATRIX_GUEST_MEMORY_MIB 64
 
-/* One libvirt connection and how many guests it runs at once. */
+struct guest_spec;
+struct guest_outcome;
+
+/* Where a lab's boot ran: its job (caller frees both). */
+struct matrix_job {
+	char *id;
+	char *url;
+};
+
+/*
+ * A lab (lab/lab.h): boot() takes a guest_spec and does what guest_run()
+ * does, the console file and the outcome, and names its job.  ERR_LAB: the
+ * lab failed (offline, no answer, no kernel output): tried elsewhere;
+ * ERR_LAB_JOB: an error cell with the lab's message.
+ */
+struct matrix_lab {
+	void *arg;
+	int (*boot)(void *arg, const struct guest_spec *spec, double timeout_s,
+		    struct guest_outcome *out, struct matrix_job *job);
+};
+
+/* A libvirt connection, or a lab, and how many guests it runs at once. */
 struct matrix_host {
-	struct guest_conn *conn;
-	const char *uri;
+	struct guest_conn *conn;	/* NULL for a lab */
+	const struct matrix_lab *lab;	/* NULL for libvirt */
+	const char *uri;		/* the lab's "lab NAME" */
 	int jobs;
 };
 

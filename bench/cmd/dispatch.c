@@ -1,6 +1,7 @@
 #include "cmd.h"
 
 #include "boot/guest.h"
+#include "lab/lab.h"
 #include "lib/error.h"
 #include "lib/spawn.h"
 
@@ -31,6 +32,7 @@ static void on_signal(int sig)
 {
 	cmd_stop_signal = sig;
 	guest_interrupt();
+	lab_interrupt();
 	spawn_interrupt();
 }
 
