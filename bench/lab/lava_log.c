@@ -8,6 +8,8 @@
 #include <yaml.h>
 
 #define END_MARKER "# fpubench: done"	/* init's last line, the monitor's end string */
+/* LAVA's word that its monitor matched the end string: what it reads next is feedback. */
+#define MONITOR_END "ok: end string found"
 
 struct reader {
 	struct lava_log *out;
@@ -130,6 +132,10 @@ static int read_line(struct reader *r, const char *p, size_t n)
 		console_add(r, msg);
 	else if (scalar_is(lvl, "results"))
 		job_result(r, &doc, msg);
+	else if (scalar_is(lvl, "info") && msg && msg->type == YAML_SCALAR_NODE &&
+		 msg->data.scalar.length >= strlen(MONITOR_END) &&
+		 memcmp(msg->data.scalar.value, MONITOR_END, strlen(MONITOR_END)) == 0)
+		r->ended = true;
 	yaml_document_delete(&doc);
 	yaml_parser_delete(&parser);
 	return err;

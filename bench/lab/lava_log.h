@@ -7,9 +7,10 @@
  * /api/v0.2/jobs/ID/logs/ as items of a block sequence ("- {...}").  It
  * is not JSON (LAVA may write single-quoted or plain scalars), so each line
  * goes through libyaml.  The console is the `target` lines, in order, plus
- * the `feedback` lines after init's end marker ("# fpubench: done", the
- * monitor's end string: after it LAVA stops listening and reads what the
- * kernel still says, "reboot: Restarting system", as feedback).  Each line
+ * the `feedback` lines after the end marker: init's "# fpubench: done" as
+ * a target line, or LAVA's "ok: end string found" (its monitor matched
+ * that line before logging it, and then logs it, and what the kernel still
+ * says, "reboot: Restarting system", as feedback).  Each line
  * loses its \r and its terminal escapes (ESC [ ... final byte, and the
  * two-byte ESC x: SeaBIOS clears the screen), and ends in '\n'; lava-run
  * drops the ESC bytes itself and leaves the rest ("[2J"), which the judge

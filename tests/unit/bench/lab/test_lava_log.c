@@ -79,6 +79,25 @@ static void test_real_crash(void **state)
 	strbuf_release(&sb);
 }
 
+/* The monitor matched "done" before lava-run logged it: it comes as feedback, and counts. */
+static void test_real_done_in_feedback(void **state)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct lava_log l = LAVA_LOG_INIT;
+	struct console_report *r;
+
+	(void)state;
+	read_fixture("lava-run-patched-qemu32-done-in-feedback.yaml", &sb);
+	assert_int_equal(lava_log_parse(&l, "3", sb.buf, sb.len), 0);
+	assert_int_equal(console_scan(l.console.buf, l.console.len, &r), 0);
+	assert_true(r->finished);
+	assert_true(r->rebooted);
+	assert_null(r->crash);
+	console_report_free(r);
+	lava_log_release(&l);
+	strbuf_release(&sb);
+}
+
 #define RESULT "{\"lvl\": \"results\", \"msg\": {\"case\": \"job\", \"definition\": \"lava\", " \
 	       "\"result\": \"pass\"}}\n"
 
@@ -147,6 +166,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_real_pass),
 		cmocka_unit_test(test_real_crash),
+		cmocka_unit_test(test_real_done_in_feedback),
 		cmocka_unit_test(test_server_sequence_and_yaml_styles),
 		cmocka_unit_test(test_bad_logs_name_the_job),
 		cmocka_unit_test(test_infrastructure_without_console),
