@@ -243,7 +243,8 @@ int lab_open(struct lab **out, const struct lab_spec *spec)
 	for (size_t i = 0; i < spec->ntags; i++)
 		l->tags[l->ntags++] = xstrdup(spec->tags[i]);
 	err = spec->engine == LAB_LAVA_RUN ? check_lava_run()
-					   : lab_rest_open(&l->rest, spec->name, spec->url, spec->token);
+					   : lab_rest_open(&l->rest, spec->name, spec->url, spec->token,
+								 spec->queue_s);
 	if (!err && l->artefacts)
 		err = dir_create(l->artefacts, ERR_GENERIC);
 	if (err) {

@@ -48,6 +48,7 @@ struct lab_spec {
 	const char *device_type;	/* NULL: qemu */
 	const char *const *tags;
 	size_t ntags;
+	double queue_s;			/* rest: how long a job may wait for a device; 0: default */
 };
 
 struct lab;

@@ -20,6 +20,7 @@ struct lab_rest {
 	char *api;		/* URL/api/v0.2 */
 	char *site;		/* URL, without its last '/' */
 	char *auth;		/* the Authorization header */
+	double queue_s;
 };
 
 /* One answer: its status and its body, capped. */
@@ -109,7 +110,8 @@ static void curl_start(void)
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-int lab_rest_open(struct lab_rest **out, const char *lab, const char *url, const char *token)
+int lab_rest_open(struct lab_rest **out, const char *lab, const char *url, const char *token,
+		  double queue_s)
 {
 	struct lab_rest *r = xcalloc(1, sizeof(*r));
 	size_t n = strlen(url);
@@ -123,6 +125,7 @@ int lab_rest_open(struct lab_rest **out, const char *lab, const char *url, const
 	r->site = xstrndup(url, n);
 	r->api = xasprintf("%s/api/v0.2", r->site);
 	r->auth = xasprintf("Authorization: Token %s", token);
+	r->queue_s = queue_s > 0 ? queue_s : LAB_REST_QUEUE_S;
 	if ((err = request(r, "/system/version/", NULL, &a)) == 0 && a.status != 200)
 		err = error_set(ERR_LAB, "lab '%s' answered %ld for its version at '%s'", lab, a.status,
 				r->api);
@@ -185,12 +188,13 @@ static int job_state(struct lab_rest *r, long id, char **state, char **health)
 	return err;
 }
 
+/* LAVA's v0.2 cancels on a GET. */
 static void cancel(struct lab_rest *r, long id)
 {
 	char *path = xasprintf("/jobs/%ld/cancel/", id);
 	struct answer a;
 
-	if (request(r, path, "{}", &a) < 0)
+	if (request(r, path, NULL, &a) < 0)
 		error_clear();
 	strbuf_release(&a.body);
 	free(path);
@@ -215,9 +219,9 @@ static int wait_job(struct lab_rest *r, long id, double timeout_s, const volatil
 			}
 			if (!queued && !running)
 				running = now;
-			if (queued && now - start > LAB_REST_QUEUE_S)
+			if (queued && now - start > r->queue_s)
 				err = error_set(ERR_LAB, "no device of lab '%s' took job %ld in %.0f s",
-						r->lab, id, LAB_REST_QUEUE_S);
+						r->lab, id, r->queue_s);
 			else if (running && now - running > timeout_s + 60)
 				err = error_set(ERR_LAB, "job %ld of lab '%s' outlived its %.0f s", id,
 						r->lab, timeout_s);

@@ -2,7 +2,7 @@
  * lab_rest: a LAVA server's REST API v0.2, through libcurl and json-c:
  * submit a job (POST /api/v0.2/jobs/), poll it (GET .../jobs/ID/) until
  * it is Finished, fetch its log (GET .../jobs/ID/logs/, YAML, lava_log.h),
- * cancel it (POST .../jobs/ID/cancel/) when the bench is interrupted or
+ * cancel it (GET .../jobs/ID/cancel/) when the bench is interrupted or
  * no device takes it in time.  The token goes in an "Authorization:
  * Token" header, never into a message.  The server's answers are
  * untrusted: bodies are capped at LAB_REST_BODY_MAX, JSON parsed with
@@ -23,12 +23,16 @@
 
 struct lab_rest;
 
-/* Connects to the server at url (its version must answer); copies what it keeps. */
-int lab_rest_open(struct lab_rest **out, const char *lab, const char *url, const char *token);
+/*
+ * Connects to the server at url (its version must answer); a job may wait
+ * queue_s for a device (0: LAB_REST_QUEUE_S).  Copies what it keeps.
+ */
+int lab_rest_open(struct lab_rest **out, const char *lab, const char *url, const char *token,
+		  double queue_s);
 
 /*
- * Submits the job, waits for it (at most timeout_s once it runs, and
- * LAB_REST_QUEUE_S for a device), and fetches its log into `log`.  *id and
+ * Submits the job, waits for it (timeout_s and a minute once it runs, and
+ * the queue time for a device), and fetches its log into `log`.  *id and
  * *url name the job (caller frees) as soon as it is submitted.  When *stop
  * becomes nonzero, the job is cancelled and 0 returned with an empty log.
  */

@@ -150,9 +150,11 @@ static void qemu_context(struct out *o, const struct lava_job *j)
 	scalar(o, "true");
 	scalar(o, "memory");
 	scalar(o, mem);
+	/* A panic's reboot would boot the kernel again until the time limit: stop instead. */
 	scalar(o, "extra_options");
 	seq_begin(o);
 	quoted(o, opt);
+	quoted(o, "-no-reboot");
 	seq_end(o);
 	map_end(o);
 	free(cpu);

@@ -108,6 +108,18 @@ static char *lab_value(struct conf_lab *lab, const char *label, const char *key,
 					 CONF_JOBS_MAX);
 		return NULL;
 	}
+	if (strcmp(key, "queue-timeout") == 0) {
+		char *end;
+		double s = strtod(value, &end);
+
+		if (lab->queue_s > 0)
+			return xasprintf("key 'queue-timeout' given twice in %s", label);
+		if (*end || end == value || !(s >= 1) || s > 86400)
+			return xasprintf("bad queue-timeout '%s' in %s (seconds, 1 to 86400)", value,
+					 label);
+		lab->queue_s = s;
+		return NULL;
+	}
 	if (strcmp(key, "board") == 0) {
 		for (size_t i = 0; i < lab->nboards; i++)
 			if (strcmp(lab->boards[i], value) == 0)

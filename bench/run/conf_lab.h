@@ -15,7 +15,10 @@
  *                 the lab sees it; default file://DIR, for a dispatcher
  *                 on this machine); device-type = TYPE (what runs the QEMU
  *                 setups; default qemu); tags = TAG... (for their jobs);
- *                 board = NAME, repeatable (a [board NAME] of this lab)
+ *                 board = NAME, repeatable (a [board NAME] of this lab);
+ *                 queue-timeout = SECONDS (rest: how long a job may wait
+ *                 for a device before it is cancelled and its boot tried
+ *                 elsewhere; default LAB_REST_QUEUE_S, 300)
  *   [board NAME]  device-type = TYPE, boot = METHOD (LAVA's boot method:
  *                 ipxe, grub, u-boot, ...), fpu = fsave or fxsave (the
  *                 path its kernel must report), console = DEVICE,BAUD
@@ -54,6 +57,7 @@ struct conf_lab {
 	size_t ntags;
 	char **boards;
 	size_t nboards;
+	double queue_s;		/* 0: the default */
 	int line;		/* of its header, for messages about it */
 };
 

@@ -184,7 +184,7 @@ static int lab_connect(struct session *s, const struct conf_lab *c)
 		.name = c->name, .engine = c->engine == CONF_LAB_REST ? LAB_REST : LAB_LAVA_RUN,
 		.url = c->url, .artefacts = c->artefacts, .artefacts_url = c->artefacts_url,
 		.device_type = c->device_type, .tags = (const char *const *)c->tags,
-		.ntags = c->ntags,
+		.ntags = c->ntags, .queue_s = c->queue_s,
 	};
 	int err = c->engine == CONF_LAB_REST ? conf_lab_token(c, &token) : 0;
 

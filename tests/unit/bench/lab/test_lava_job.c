@@ -78,6 +78,7 @@ static void test_qemu_job(void **state)
 	assert_string_equal(lookup(&doc, "context/arch"), "i386");
 	assert_string_equal(lookup(&doc, "context/no_kvm"), "true");
 	assert_string_equal(lookup(&doc, "context/extra_options/0"), "-cpu pentium2,fxsr=off");
+	assert_string_equal(lookup(&doc, "context/extra_options/1"), "-no-reboot");
 	/* A version that looks like a number stays a string. */
 	assert_non_null(strstr(sb.buf, "fpubench.version: '6.1'"));
 	assert_string_equal(lookup(&doc, "actions/0/deploy/to"), "tmpfs");
