@@ -60,7 +60,7 @@ RUNTIME_FLAGS := -DRUNTIME_INSTALL_DATA=\"$(call relpath,$(abspath $(bindir)),$(
 		 -DRUNTIME_BUILD_SRC=\"$(call relpath,$(abspath $(OBJ)),$(CURDIR))\" \
 		 -DRUNTIME_BUILD_GUEST=\"$(call relpath,$(abspath $(OBJ)),$(GUEST_OUT))\"
 
-.PHONY: all deps guest run check check-layout check-docs check-trees check-lava unit e2e fuzz bench flake clean man completion install uninstall FORCE
+.PHONY: all deps guest run check check-layout check-docs check-trees check-lava check-lava-server unit e2e fuzz bench flake clean man completion install uninstall FORCE
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -158,6 +158,13 @@ check-trees: all
 check-lava: all
 	@FPUBENCH_DEPS_LAVA=1 scripts/install-deps.sh
 	tests/e2e/lava.sh $(BUILD)/fpubench
+
+# The server leg (tests/e2e/lava-server.sh): Debian's lava-server with
+# PostgreSQL, started and stopped by the test; heavier still, so its own
+# variable and target.
+check-lava-server: all
+	@FPUBENCH_DEPS_LAVA=1 FPUBENCH_DEPS_LAVA_SERVER=1 scripts/install-deps.sh
+	tests/e2e/lava-server.sh $(BUILD)/fpubench
 
 # The layers of the sources (what each folder may include) and the paths
 # that comments and documents name; tests/check-layout.sh plants faults.

@@ -18,6 +18,11 @@ clang libclang-rt-14-dev python3-clang-14 go-md2man man-db
 if [ "${FPUBENCH_DEPS_LAVA:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES lava-dispatcher python3-voluptuous"
 fi
+# And a LAVA server with its database (FPUBENCH_DEPS_LAVA_SERVER=1: `make
+# check-lava-server`).
+if [ "${FPUBENCH_DEPS_LAVA_SERVER:-0}" = 1 ]; then
+	PACKAGES="$PACKAGES postgresql lava-server curl"
+fi
 
 # libvirt's QEMU driver resolves its default account even when qemu.conf
 # says root, and only libvirt-daemon-system (a daemon we do not need)

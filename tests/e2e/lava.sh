@@ -18,6 +18,7 @@ WORK=$(mktemp -d /tmp/fpubench-lava.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 SCHEMA=/usr/share/lava-common/lava-schema.py
 EMIT="$WORK/emit"
+CELLS="$ROOT/tests/e2e/lava-cells.py"
 
 . "$ROOT/tests/e2e/lib.sh"
 
@@ -66,52 +67,12 @@ engine = lava-run
 jobs = 2
 CONF
 
-# Cell by cell, (variant, setup, test) -> status and crash: the same under both, all met.
-same_cells() {
-	/usr/bin/python3 - "$1" "$2" <<'PY'
-import glob, json, sys
-def cells(d):
-    return {(c["kernel"], c["cpu"], c["cmdline"], c["test"]): c
-            for c in json.load(open(glob.glob(d + "/2*/results.json")[0]))}
-a, b = cells(sys.argv[1]), cells(sys.argv[2])
-bad = [k for k in a.keys() | b.keys()
-       if k not in a or k not in b or (a[k]["status"], a[k]["crash"]) != (b[k]["status"], b[k]["crash"])]
-for k in bad[:10]:
-    print("# differs:", k, a.get(k, {}).get("status"), b.get(k, {}).get("status"))
-unmet = [k for k, c in b.items() if not c["met"]]
-print("# %d cells, %d differ, %d unmet" % (len(b), len(bad), len(unmet)))
-sys.exit(1 if bad or unmet or not b else 0)
-PY
-}
-
-# Some cells ran on each, and each lab cell names its job, linked in report.html and KCIDB.
-lab_cells_linked() {
-	/usr/bin/python3 - "$1" <<'PY'
-import glob, json, sys
-run = glob.glob(sys.argv[1] + "/2*/")[0]
-cells = json.load(open(run + "results.json"))
-lab = [c for c in cells if c["host"] == "lab here"]
-virt = [c for c in cells if c["host"].startswith("qemu:///embed")]
-html = open(run + "report.html").read()
-kcidb = json.load(open(run + "kcidb.json"))
-logs = {t.get("log_url") for t in kcidb["tests"]}
-ok = lab and virt and len(lab) + len(virt) == len(cells)
-for c in lab:
-    ok = ok and c["job_id"] and c["job_url"] and ('href="%s"' % c["job_url"]) in html \
-        and c["job_url"] in logs
-for c in virt:
-    ok = ok and c["job_url"] is None
-print("# %d cells on the lab, %d under libvirt" % (len(lab), len(virt)))
-sys.exit(0 if ok else 1)
-PY
-}
-
 check "the default matrix under libvirt alone" status_is 0 "$FPUBENCH" run \
 	--results "$WORK/virt" --history "$WORK/virt.db"
 check "the default matrix over a lava-run lab and libvirt" status_is 0 "$FPUBENCH" run \
 	--config "$WORK/mixed.conf" --results "$WORK/mixed" --history "$WORK/mixed.db"
-check "each cell as under libvirt, all met" same_cells "$WORK/virt" "$WORK/mixed"
-check "cells ran on both, each lab cell linked to its job" lab_cells_linked "$WORK/mixed"
+check "each cell as under libvirt, all met" "$CELLS" same "$WORK/virt" "$WORK/mixed"
+check "cells ran on both, each lab cell linked to its job" "$CELLS" linked "$WORK/mixed" here
 check "--lab local alone boots nothing under libvirt" status_is 0 "$FPUBENCH" test \
 	--lab local --cpu pentium2,-fxsr --test fpu_seed --results "$WORK/local"
 check "its cells are the lab's" sh -c \

@@ -252,6 +252,8 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		{ "[board b]\nfpu = x87\n",
 		  "'x.conf' line 2: unknown fpu 'x87' in [board b] (expected fsave or fxsave)" },
 		{ "[board b]\nboot = ipxe\nfpu = fsave\n", "'x.conf' line 1: board 'b' has no device-type" },
+		{ "[lab l]\nqueue-timeout = 0\n",
+		  "'x.conf' line 2: bad queue-timeout '0' in [lab l] (seconds, 1 to 86400)" },
 	};
 	struct conf *c = NULL;
 
