@@ -19,9 +19,11 @@ if [ "${FPUBENCH_DEPS_LAVA:-0}" = 1 ]; then
 	PACKAGES="$PACKAGES lava-dispatcher python3-voluptuous"
 fi
 # And a LAVA server with its database (FPUBENCH_DEPS_LAVA_SERVER=1: `make
-# check-lava-server`).
+# check-lava-server`).  lava-server's postinst creates its database, so
+# PostgreSQL goes first and its cluster must be up: without systemd (a
+# container) nothing starts it, and the postinst fails.
 if [ "${FPUBENCH_DEPS_LAVA_SERVER:-0}" = 1 ]; then
-	PACKAGES="$PACKAGES postgresql lava-server curl"
+	PACKAGES="$PACKAGES postgresql curl"
 fi
 
 # libvirt's QEMU driver resolves its default account even when qemu.conf
@@ -52,8 +54,20 @@ if [ -n "$SUDO" ] && ! command -v sudo >/dev/null 2>&1; then
 	exit 0
 fi
 
+# lava-server, once PostgreSQL's first cluster is up (the test stops it if it started it).
+lava_server() {
+	[ "${FPUBENCH_DEPS_LAVA_SERVER:-0}" = 1 ] || return 0
+	dpkg-query -W -f='${Status}' lava-server 2>/dev/null | grep -q 'install ok installed' && return 0
+	set -- $(pg_lsclusters -h | head -n 1)
+	[ "$4" = online ] || $SUDO pg_ctlcluster "$1" "$2" start
+	echo "install-deps: installing lava-server" >&2
+	$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+		lava-server >/dev/null
+}
+
 if [ -z "$missing" ]; then
 	ensure_qemu_account
+	lava_server
 	exit 0
 fi
 
@@ -63,3 +77,4 @@ $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
 ensure_qemu_account
+lava_server

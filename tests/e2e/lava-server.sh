@@ -64,10 +64,14 @@ if [ "$4" != online ]; then
 	PG_STARTED="$1 $2"
 fi
 
+# The server's processes run as lavaserver: their logs go where it may write.
+chmod 711 "$WORK"
+mkdir "$WORK/server"
+chown lavaserver:lavaserver "$WORK/server"
 gunicorn3 lava_server.wsgi --bind "127.0.0.1:$PORT" --workers 2 --worker-class eventlet \
-	-u lavaserver -g lavaserver --log-file "$WORK/gunicorn.log" >/dev/null 2>&1 &
+	-u lavaserver -g lavaserver --log-file "$WORK/server/gunicorn.log" >/dev/null 2>&1 &
 PIDS="$PIDS $!"
-lava-server manage lava-scheduler --level DEBUG --log-file "$WORK/scheduler.log" \
+lava-server manage lava-scheduler --level DEBUG --log-file "$WORK/server/scheduler.log" \
 	>"$WORK/scheduler.out" 2>&1 &
 PIDS="$PIDS $!"
 check "the server answers" wait_for 60 curl -fsS "$URL/api/v0.2/system/version/"
