@@ -95,9 +95,9 @@ mkdir -p "/etc/lava-server/dispatcher.d/$WORKER"
 echo "dispatcher_ip: 127.0.0.1" >"/etc/lava-server/dispatcher.d/$WORKER/dispatcher.yaml"
 
 start_worker() {
+	# Its own default directory: a worker started again finds its jobs there.
 	lava-worker --name "$WORKER" --url "$URL/" --token-file "$WORK/worker-token" \
-		--worker-dir "$WORK/worker" --log-file "$WORK/worker.log" --level DEBUG \
-		>"$WORK/worker.out" 2>&1 &
+		--log-file "$WORK/worker.log" --level DEBUG >"$WORK/worker.out" 2>&1 &
 	WORKER_PID=$!
 }
 start_worker
@@ -140,4 +140,8 @@ check "the run completes without its worker" test $? -eq 0
 check "each cell as under libvirt, all met" "$CELLS" same "$WORK/virt" "$WORK/lost"
 check "the lost job ($LOST) gave no cell: its boot was tried elsewhere" sh -c \
 	'! grep -q "\"job_id\": \"$1\"" "$2"/2*/results.json' sh "$LOST" "$WORK/lost"
+# The worker back, the lost job cancelled: the device is free for the next run.
+start_worker
+api "jobs/$LOST/cancel/" >/dev/null
+check "the device is idle again once its worker is back" wait_for 120 device_idle
 summary
