@@ -5,7 +5,7 @@ BUILD    ?= build
 SANITIZE ?= 0
 NPROC    := $(shell nproc)
 
-PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c zlib
+PKGS     := libvirt libgit2 libcrypto sqlite3 libxml-2.0 json-c zlib yaml-0.1 libcurl
 CC       ?= cc
 CFLAGS   ?= -O2 -g
 CFLAGS   += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-missing-field-initializers -pthread -I. -Ibench
@@ -60,7 +60,7 @@ RUNTIME_FLAGS := -DRUNTIME_INSTALL_DATA=\"$(call relpath,$(abspath $(bindir)),$(
 		 -DRUNTIME_BUILD_SRC=\"$(call relpath,$(abspath $(OBJ)),$(CURDIR))\" \
 		 -DRUNTIME_BUILD_GUEST=\"$(call relpath,$(abspath $(OBJ)),$(GUEST_OUT))\"
 
-.PHONY: all deps guest run check check-layout check-docs check-trees unit e2e fuzz bench flake clean man completion install uninstall FORCE
+.PHONY: all deps guest run check check-layout check-docs check-trees check-lava check-lava-server unit e2e fuzz bench flake clean man completion install uninstall FORCE
 .DEFAULT_GOAL := all
 
 all: $(BUILD)/fpubench guest
@@ -153,6 +153,19 @@ unit: $(UNIT_BIN)
 check-trees: all
 	tests/e2e/trees.sh $(BUILD)/fpubench
 
+# LAVA (tests/e2e/lava.sh): lava-dispatcher is heavy (about 140 packages),
+# so only this target asks install-deps for it; `make run` never does.
+check-lava: all
+	@FPUBENCH_DEPS_LAVA=1 scripts/install-deps.sh
+	tests/e2e/lava.sh $(BUILD)/fpubench
+
+# The server leg (tests/e2e/lava-server.sh): Debian's lava-server with
+# PostgreSQL, started and stopped by the test; heavier still, so its own
+# variable and target.
+check-lava-server: all
+	@FPUBENCH_DEPS_LAVA=1 FPUBENCH_DEPS_LAVA_SERVER=1 scripts/install-deps.sh
+	tests/e2e/lava-server.sh $(BUILD)/fpubench
+
 # The layers of the sources (what each folder may include) and the paths
 # that comments and documents name; tests/check-layout.sh plants faults.
 check-layout:
@@ -179,7 +192,7 @@ check: deps check-layout
 # go-md2man, each command's OPTIONS from the option table (the hidden
 # `fpubench --dump-options`); the bash completion from the same table and
 # the default config's CPU setups.  `make install` installs both.
-MAN_CMDS   := run test bisect history console provenance tree
+MAN_CMDS   := run test bisect history console provenance tree lava
 MAN_PAGES  := $(BUILD)/man/fpubench.1 $(MAN_CMDS:%=$(BUILD)/man/fpubench-%.1)
 MAN_DATE   := $(shell git log -1 --format=%cs 2>/dev/null || date +%F)
 OPT_DUMP   := $(BUILD)/options.tsv
@@ -224,6 +237,7 @@ seeds_fuzz_subject   := tests/fixtures/provenance
 seeds_fuzz_conf      := tests/fixtures/conf
 seeds_fuzz_ktap      := tests/fixtures/console
 seeds_fuzz_gcda      := tests/fixtures/gcda
+seeds_fuzz_lava_log  := tests/fixtures/lava
 
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -3,6 +3,7 @@
 #include "error.h"
 
 #include <errno.h>
+#include <openssl/evp.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
@@ -172,6 +173,35 @@ int file_symlink_atomic(const char *target, const char *link)
 bool file_exists(const char *path)
 {
 	return access(path, F_OK) == 0;
+}
+
+int file_sha256(const char *path, char hex[65])
+{
+	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	int fd = open(path, O_RDONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0) {
+		EVP_MD_CTX_free(ctx);
+		return error_set_errno(ERR_NOTFOUND, "cannot read '%s'", path);
+	}
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		err = error_set(ERR_GENERIC, "cannot start SHA-256 for '%s'", path);
+	while (!err && (n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno != EINTR)
+			err = error_set_errno(ERR_NOTFOUND, "cannot read '%s'", path);
+		else if (n > 0)
+			EVP_DigestUpdate(ctx, buf, (size_t)n);
+	}
+	if (!err) {
+		EVP_DigestFinal_ex(ctx, md, NULL);
+		for (int i = 0; i < 32; i++)
+			snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	}
+	EVP_MD_CTX_free(ctx);
+	close(fd);
+	return err;
 }
 
 bool file_holds(const char *path, const char *text)

@@ -78,6 +78,9 @@ int file_symlink_atomic(const char *target, const char *link);
 
 bool file_exists(const char *path);
 
+/* The SHA-256 of the file's content as 64 hex digits; ERR_NOTFOUND names an unreadable file. */
+int file_sha256(const char *path, char hex[65]);
+
 /* Whether the file holds exactly text, as a stamp does; a missing file holds nothing. */
 bool file_holds(const char *path, const char *text);
 

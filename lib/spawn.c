@@ -3,6 +3,7 @@
 #include "error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
@@ -47,15 +48,21 @@ int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
 static int child_wait(pid_t pid, int *status, const struct spawn_watch *watch)
 {
 	const struct timespec tick = { 0, SPAWN_TICK_MS * 1000000L };
+	bool stopped = false;
 	pid_t got;
 
-	if (!watch || !watch->tick) {
+	if (!watch || (!watch->tick && !watch->stop)) {
 		while ((got = waitpid(pid, status, 0)) < 0 && errno == EINTR)
 			;
 		return got < 0 ? -1 : 0;
 	}
 	while ((got = waitpid(pid, status, WNOHANG)) == 0 || (got < 0 && errno == EINTR)) {
-		watch->tick(watch->arg);
+		if (watch->tick)
+			watch->tick(watch->arg);
+		if (watch->stop && *watch->stop && !stopped) {
+			kill(-pid, SIGTERM);
+			stopped = true;
+		}
 		nanosleep(&tick, NULL);
 	}
 	return got < 0 ? -1 : 0;

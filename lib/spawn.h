@@ -18,11 +18,16 @@
 int spawn_run(const char *const argv[], const char *cwd, const char *log_path,
 	      const char *const env[]);
 
-/* What spawn_run_watched() adds: the child's stdin, and a call while it runs. */
+/*
+ * What spawn_run_watched() adds: the child's stdin, a call while it runs,
+ * and a flag that ends it: spawn_interrupt() reaches only the last child
+ * started, and threads may each run one.
+ */
 struct spawn_watch {
 	int stdin_fd;			/* -1: /dev/null */
 	void (*tick)(void *arg);	/* every SPAWN_TICK_MS while the child runs, or NULL */
 	void *arg;
+	const volatile int *stop;	/* once it is nonzero, the child's group gets SIGTERM; or NULL */
 };
 
 #define SPAWN_TICK_MS 250

@@ -12,7 +12,8 @@
 #   BENCH_QUICK=1      2 repetitions of everything and no cold run: for
 #                      development; writes build/bench-RESULTS.md instead
 #   BENCH_ONLY="..."   only these figures: cell matrix patch cold bisect
-#                      provenance mutant (memory comes with matrix)
+#                      provenance mutant lab (memory comes with matrix; lab
+#                      only as root with lava-run installed)
 #   BENCH_MUTANTS=N    generated mutants in figure 8 (default 6, quick 3)
 #   BENCH_RESULTS=FILE where the report goes
 #   BENCH_LOCK_WAIT=S  how long to wait for a cache another fpubench holds
@@ -31,6 +32,10 @@ BUILDS=$CACHE/build/$KEY
 TARBALL=${FPUBENCH_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 QUICK=${BENCH_QUICK:-0}
 ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance mutant}
+# 9: a boot through a LAVA lab, where lava-run can run (make check-lava installs it).
+if [ -z "${BENCH_ONLY:-}" ] && [ "$(id -u)" -eq 0 ] && command -v lava-run >/dev/null; then
+	ONLY="$ONLY lab"
+fi
 LOCK_WAIT=${BENCH_LOCK_WAIT:-1800}
 JOBS=$(nproc)
 GUESTS=$((2 * JOBS))	# the bench's default: two guests per core (bench/boot/guest.c)
@@ -573,6 +578,14 @@ if wants mutant; then
 		"$LOG/mutant.out" | sed 's/, $//')
 fi
 
+# 9: one boot (15 cells) through lava-run, and a server's [lab] with
+# BENCH_LAB_CONFIG and BENCH_LAB, beside the same boot under libvirt
+# (scripts/bench-lab.sh): "NAME median spread ratio" lines.
+if wants lab; then
+	echo "bench: 9. a boot through a LAVA lab" >&2
+	sh "$ROOT/scripts/bench-lab.sh" "$FPUBENCH" "$BIG_RUNS" "$WORK/lab" >"$S/lab.lines"
+fi
+
 LOAD_END=$(cut -d ' ' -f 1-3 /proc/loadavg)
 END_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 
@@ -644,6 +657,14 @@ if wants provenance; then
 	o=$(median prov.ours) r=$(median prov.ref) q=$(median prov.ratio)
 	row "6. provenance, $PROV_COMMITS commits (trailers + patch-ids)" "$(fmt_s "$o")" \
 		"$(fmt_s "$r") git log + git patch-id" "$q" "ratio ≤ 1.0" "$(status "$q" 1.0 "")"
+fi
+if wants lab; then
+	v=$(awk '$1 == "libvirt" { print $2 }' "$S/lab.lines")
+	while read -r name med spread ratio; do
+		[ "$name" = libvirt ] && continue
+		row "9. one boot of 15 cells through a LAVA lab ($name), whole \`fpubench test\`" \
+			"$(fmt_s "$med") ($spread)" "$(fmt_s "$v") libvirt" "$ratio" "—" "measured"
+	done <"$S/lab.lines"
 fi
 
 if wants mutant; then
@@ -984,6 +1005,8 @@ build/fpubench provenance --repo R bench-base..main
 git -C R log --format='%(trailers)' bench-base..main; git -C R log -p bench-base..main | git -C R patch-id --stable
 # 8
 MUTANTS= SAMPLE=$MUT_SAMPLE SEED=bench RETEST=all MUTANTS_DB=WORK/mutants.db scripts/mutants.sh --generate build/fpubench
+# 9 (as root, with lava-dispatcher)
+scripts/bench-lab.sh build/fpubench $BIG_RUNS WORK/lab
 EOF
 	echo '```'
 	echo

@@ -17,10 +17,11 @@ allowed() {
 	bench/build) echo "lib" ;;
 	bench/judge) echo "lib" ;;
 	bench/boot) echo "lib judge" ;;
+	bench/lab) echo "lib judge boot" ;;
 	bench/record) echo "lib judge boot" ;;
 	bench/bisect) echo "lib" ;;
-	bench/run) echo "lib build boot judge record provenance.h" ;;
-	bench/cmd) echo "lib build boot judge record bisect run provenance.h" ;;
+	bench/run) echo "lib build boot judge record lab provenance.h" ;;
+	bench/cmd) echo "lib build boot judge record bisect run lab provenance.h" ;;
 	*) echo "?" ;;
 	esac
 }

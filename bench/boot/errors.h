@@ -10,6 +10,8 @@
 enum boot_error {
 	ERR_CPU = ERR_STAGE,		/* unknown CPU model or feature */
 	ERR_LIBVIRT = ERR_STAGE - 1,	/* libvirt unreachable or a domain failed */
+	ERR_LAB = ERR_STAGE - 2,	/* a lab failed a boot for its own sake: tried elsewhere */
+	ERR_LAB_JOB = ERR_STAGE - 3,	/* a lab refused a job or gave no usable log: an error cell */
 };
 
 #endif

@@ -147,23 +147,23 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* The kernel command line of a boot that starts at test `start`. */
-static void boot_cmdline(struct strbuf *cmdline, const struct matrix_options *o,
-			 const struct group *g, int start)
+void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
+			 const char *const *tests, size_t ntests, int start)
 {
 	strbuf_addstr(cmdline, BASE_CMDLINE);
-	if (*g->cpu->cmdline)
-		strbuf_addf(cmdline, " %s", g->cpu->cmdline);
+	if (*cpu->cmdline)
+		strbuf_addf(cmdline, " %s", cpu->cmdline);
 	/* init runs only these, so that a boot costs only what is judged. */
-	for (size_t i = 0; i < o->ntests; i++)
-		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", o->tests[i]);
+	for (size_t i = 0; i < ntests; i++)
+		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", tests[i]);
 	if (start > 1)
 		strbuf_addf(cmdline, " fpubench_start=%d", start);
 }
 
-/* Keeps the cells of [first, ncells) that the options select, each naming its console. */
+/* Keeps the cells of [first, ncells) that the options select, each naming its console and job. */
 static void group_keep_selected(const struct matrix_options *o, struct group *g, size_t first,
-				const struct console_report *report, const char *console_rel)
+				const struct console_report *report, const char *console_rel,
+				const struct matrix_job *job)
 {
 	size_t kept = first;
 
@@ -173,9 +173,28 @@ static void group_keep_selected(const struct matrix_options *o, struct group *g,
 			continue;
 		}
 		g->cells[kept] = g->cells[i];
+		g->cells[kept].job_id = job->id ? xstrdup(job->id) : NULL;
+		g->cells[kept].job_url = job->url ? xstrdup(job->url) : NULL;
 		g->cells[kept++].console = xstrdup(console_rel);
 	}
 	g->ncells = kept;
+}
+
+/* The one place a boot starts: a libvirt guest or a lab's job. */
+static int host_boot(const struct matrix_host *h, const struct guest_spec *spec, double timeout_s,
+		     struct guest_outcome *out, struct matrix_job *job)
+{
+	if (h->lab)
+		return h->lab->boot(h->lab->arg, spec, timeout_s, out, job);
+	return guest_run(h->conn, spec, timeout_s, out);
+}
+
+/* An error cell of the boot, which names the lab's job when there is one. */
+static void group_boot_error(struct group *g, const struct matrix_job *job)
+{
+	group_error(g, NULL, error_last());
+	g->cells[g->ncells - 1].job_id = job->id ? xstrdup(job->id) : NULL;
+	g->cells[g->ncells - 1].job_url = job->url ? xstrdup(job->url) : NULL;
 }
 
 static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
@@ -190,10 +209,11 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
 	struct console_report *report = NULL;
 	struct guest_outcome outcome;
+	struct matrix_job job = { NULL, NULL };
 	bool truncated;
 	int err;
 
-	boot_cmdline(&cmdline, o, g, start);
+	matrix_boot_cmdline(&cmdline, g->cpu, o->tests, o->ntests, start);
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
@@ -204,17 +224,17 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.memory_mib = MATRIX_GUEST_MEMORY_MIB,
 	};
 	*resume = 0;
-	err = guest_run(o->hosts[host].conn, &spec, o->boot_timeout_s, &outcome);
+	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
 	if (err == ERR_CPU) {
 		g->fatal = err;
 		g->fatal_message = xstrdup(error_last());
 		goto out;
 	}
 	if (err < 0) {
-		group_error(g, NULL, error_last());
-		g->infra_failed = true;
+		group_boot_error(g, &job);
+		g->infra_failed = err != ERR_LAB_JOB;
 		err = 0;
-		if (!guest_conn_alive(o->hosts[host].conn))
+		if (!o->hosts[host].lab && !guest_conn_alive(o->hosts[host].conn))
 			host_lose(r, host);
 		goto out;
 	}
@@ -236,8 +256,10 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	size_t first = g->ncells;
 	*resume = cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu), outcome.seconds,
 				    &g->cells, &g->ncells);
-	group_keep_selected(o, g, first, report, console_rel);
+	group_keep_selected(o, g, first, report, console_rel, &job);
 out:
+	free(job.id);
+	free(job.url);
 	console_report_free(report);
 	strbuf_release(&cmdline);
 	strbuf_release(&text);
@@ -270,6 +292,13 @@ static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
 	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
 }
 
+bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu)
+{
+	int have = cpu_setup_family(cpu);
+
+	return !have || have >= k->min_family;
+}
+
 /*
  * A kernel that cannot run on the setup's CPU is not booted: its boot code
  * would refuse the CPU and hang until the time limit.
@@ -278,7 +307,7 @@ static bool group_skip_cpu(struct runner *r, struct group *g, size_t host)
 {
 	int have = cpu_setup_family(g->cpu), need = g->kernel->min_family;
 
-	if (!have || have >= need)
+	if (matrix_pair_boots(g->kernel, g->cpu))
 		return false;
 	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_SKIP);
 	c->reason = xasprintf("kernel requires an i%d86 CPU, and '%s' is an i%d86", need, g->cpu->model,
@@ -437,7 +466,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 		if (g->fatal && !err)
 			err = error_set(g->fatal, "%s", g->fatal_message);
 		if (g->state == GROUP_WAITING && !r.stop) {
-			group_error(g, NULL, "no libvirt host left to boot it");
+			group_error(g, NULL, "no host or lab left to boot it");
 			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
 			boot_report(&r, g->cells, g->ncells, ++r.ndone);
 		}

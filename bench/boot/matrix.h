@@ -30,6 +30,7 @@
 #define MATRIX_MAX_BOOTS 32	/* per (kernel, setup): well above guest-tests' count */
 
 struct guest_conn;
+struct strbuf;
 
 struct matrix_kernel {
 	const char *variant;
@@ -48,10 +49,32 @@ struct matrix_kernel {
 /* What each guest gets. */
 #define MATRIX_GUEST_MEMORY_MIB 64
 
-/* One libvirt connection and how many guests it runs at once. */
+struct guest_spec;
+struct guest_outcome;
+
+/* Where a lab's boot ran: its job (caller frees both). */
+struct matrix_job {
+	char *id;
+	char *url;
+};
+
+/*
+ * A lab (lab/lab.h): boot() takes a guest_spec and does what guest_run()
+ * does, the console file and the outcome, and names its job.  ERR_LAB: the
+ * lab failed (offline, no answer, no kernel output): tried elsewhere;
+ * ERR_LAB_JOB: an error cell with the lab's message.
+ */
+struct matrix_lab {
+	void *arg;
+	int (*boot)(void *arg, const struct guest_spec *spec, double timeout_s,
+		    struct guest_outcome *out, struct matrix_job *job);
+};
+
+/* A libvirt connection, or a lab, and how many guests it runs at once. */
 struct matrix_host {
-	struct guest_conn *conn;
-	const char *uri;
+	struct guest_conn *conn;	/* NULL for a lab */
+	const struct matrix_lab *lab;	/* NULL for libvirt */
+	const char *uri;		/* the lab's "lab NAME" */
 	int jobs;
 };
 
@@ -91,6 +114,17 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 void matrix_free(struct matrix *m);
 
+
+/*
+ * The whole kernel command line of a boot on `cpu` that runs `tests` (none:
+ * all) from test `start` on, appended to cmdline: what every place a
+ * kernel boots (a libvirt guest, a LAVA job) gives it.
+ */
+void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
+			 const char *const *tests, size_t ntests, int start);
+
+/* Whether the kernel boots on the setup: not when its CPU family is below the kernel's minimum. */
+bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu);
 
 /* The setup as console logs name it: "pentium2,-fxsr" is "pentium2_-fxsr" (caller frees). */
 char *matrix_setup_slug(const char *spec);

@@ -118,6 +118,41 @@ static void options_from_conf(struct options *o, const struct conf *c)
 	o->bisect_budget_s = c->bisect_budget_s;
 }
 
+/* `--lab local` without a [lab local]: lava-run on this machine, every default. */
+static struct conf_lab local_lab = { .name = (char[]){ CONF_LAB_LOCAL }, .engine = CONF_LAB_LAVA_RUN };
+
+/*
+ * The labs to boot on: those --lab names (a [lab] of the config, or
+ * `local`), else the config's; a REST lab's token is read now, so that a
+ * missing one stops the bench before it builds.
+ */
+static int choose_labs(struct options *o, const struct conf *c)
+{
+	size_t n = o->labs.n ? o->labs.n : c ? c->nlabs : 0;
+
+	o->lab_confs = xcalloc(n + 1, sizeof(*o->lab_confs));
+	for (size_t i = 0; i < n; i++) {
+		const char *name = o->labs.n ? o->labs.v[i] : c->labs[i].name;
+		const struct conf_lab *lab = c ? conf_lab_find(c->labs, c->nlabs, name) : NULL;
+		char *token = NULL;
+		int err;
+
+		if (!lab && strcmp(name, CONF_LAB_LOCAL) == 0)
+			lab = &local_lab;
+		if (!lab)
+			return error_set(ERR_USAGE, "unknown lab '%s' (%s)", name,
+					 c ? "no such [lab] in the config" : "only 'local' without a config");
+		for (size_t j = 0; j < o->nlab_confs; j++)
+			if (o->lab_confs[j] == lab)
+				return error_set(ERR_USAGE, "lab '%s' is given twice", name);
+		if (lab->engine == CONF_LAB_REST && (err = conf_lab_token(lab, &token)) < 0)
+			return err;
+		free(token);
+		o->lab_confs[o->nlab_confs++] = lab;
+	}
+	return 0;
+}
+
 int cmd_prepare(struct options *o, const struct conf *c)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -131,6 +166,8 @@ int cmd_prepare(struct options *o, const struct conf *c)
 	}
 	if (c)
 		options_from_conf(o, c);
+	if ((err = choose_labs(o, c)) < 0)
+		return err;
 	/* Guests per host follow --jobs when given, else what each host holds. */
 	o->guests = o->jobs;
 	if (!o->results)
@@ -165,6 +202,7 @@ void cmd_release(struct options *o)
 	for (size_t i = 0; i < o->nhosts; i++)
 		conf_host_release(&o->hosts[i]);
 	free(o->hosts);
+	free(o->lab_confs);
 	strlist_release(&o->owned);
 	options_release(o);
 }
@@ -270,6 +308,13 @@ static int build_kernels(struct session *s, const struct options *o, const struc
 	return err;
 }
 
+int cmd_build(struct session *s, const struct options *o, const struct conf_tree *tree)
+{
+	int err = session_parse_setups(s, o->cpus.v, o->cpus.n);
+
+	return err < 0 ? err : build_kernels(s, o, tree);
+}
+
 bool cmd_test_selected(const struct options *o, const char *test)
 {
 	return strv_selects(o->tests.v, o->tests.n, test);
@@ -337,8 +382,11 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 {
 	return (struct session_config){
 		.cache = o->cache,
-		.hosts = o->nhosts || !c ? o->hosts : c->hosts,
-		.nhosts = o->nhosts || !c ? o->nhosts : c->nhosts,
+		/* Labs alone on the command line: nothing boots under libvirt. */
+		.hosts = o->nhosts || o->labs.n || !c ? o->hosts : c->hosts,
+		.nhosts = o->nhosts || o->labs.n || !c ? o->nhosts : c->nhosts,
+		.labs = o->lab_confs,
+		.nlabs = o->nlab_confs,
 		.results = o->results,
 		.guest_dir = o->guest_dir,
 		.kmod_src = o->kmod_src,
@@ -371,8 +419,7 @@ int cmd_matrix(struct session *s, const struct options *o, const struct conf_tre
 
 	date_format_iso8601(started, sizeof(started), time(NULL));
 	/* The run directory comes last: a run that cannot boot leaves none. */
-	if ((err = session_parse_setups(s, o->cpus.v, o->cpus.n)) < 0 ||
-	    (err = build_kernels(s, o, tree)) < 0 || (err = session_connect(s)) < 0 ||
+	if ((err = cmd_build(s, o, tree)) < 0 || (err = session_connect(s)) < 0 ||
 	    (err = session_create_run_dir(s)) < 0)
 		goto out;
 	if (tree) {

@@ -48,10 +48,11 @@ int cmd_history(struct options *o);
 int cmd_console(struct options *o);
 int cmd_provenance(struct options *o);
 int cmd_tree(struct options *o);
+int cmd_lava(struct options *o);
 
 /* Each command's definition (options.h), beside its code. */
 extern const struct command_def cmd_run_def, cmd_test_def, cmd_bisect_def, cmd_history_def,
-	cmd_console_def, cmd_provenance_def, cmd_tree_def;
+	cmd_console_def, cmd_provenance_def, cmd_tree_def, cmd_lava_def;
 
 /*
  * What run, test, bisect and history share: fills what the command line
@@ -81,6 +82,9 @@ int cmd_check_inputs(const struct options *o, const char *fragment);
 
 /* Whether the test's cells count: no --test means all of them. */
 bool cmd_test_selected(const struct options *o, const char *test);
+
+/* Parses the setups and builds the kernels of the command line (run: of `tree`), inputs checked first. */
+int cmd_build(struct session *s, const struct options *o, const struct conf_tree *tree);
 
 struct session_config cmd_session_config(const struct options *o, const struct conf *c);
 

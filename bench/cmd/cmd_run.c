@@ -46,6 +46,7 @@ static const struct opt run_options[] = {
 	OPT_ROW_CPU,
 	OPT_ROW_APPEND,
 	OPT_ROW_URI,
+	OPT_ROW_LAB,
 	{ "config", 0, "FILE", OPT_STRING, OPT_FIELD(conf_path), 0, 0,
 	  "the config (default: the fpubench.conf that comes with fpubench)" },
 	{ "variant", 0, "NAME", OPT_LIST, OPT_FIELD(variants), 0, 0,

@@ -104,6 +104,7 @@ static const struct opt test_options[] = {
 	OPT_ROW_CPU,
 	OPT_ROW_APPEND,
 	OPT_ROW_URI,
+	OPT_ROW_LAB,
 	{ "patch", 'p', "FILE", OPT_LIST, OPT_FIELD(patch_files), 0, 0,
 	  "apply this patch on top of \"patched\" (git format-patch mail, git diff or "
 	  "diff -u at -p1; - reads standard input); repeatable, in order" },

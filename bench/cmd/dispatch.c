@@ -1,6 +1,7 @@
 #include "cmd.h"
 
 #include "boot/guest.h"
+#include "lab/lab.h"
 #include "lib/error.h"
 #include "lib/spawn.h"
 
@@ -24,13 +25,14 @@ int cmd_exit_status(int code)
 
 const struct command_def *const command_defs[] = {
 	&cmd_run_def, &cmd_test_def, &cmd_bisect_def, &cmd_history_def, &cmd_console_def,
-	&cmd_provenance_def, &cmd_tree_def, NULL,
+	&cmd_provenance_def, &cmd_tree_def, &cmd_lava_def, NULL,
 };
 
 static void on_signal(int sig)
 {
 	cmd_stop_signal = sig;
 	guest_interrupt();
+	lab_interrupt();
 	spawn_interrupt();
 }
 

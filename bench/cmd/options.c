@@ -329,5 +329,6 @@ void options_release(struct options *o)
 	free(o->tests.v);
 	free(o->archives.v);
 	free(o->uris.v);
+	free(o->labs.v);
 	free(o->operands.v);
 }

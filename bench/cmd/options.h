@@ -41,6 +41,7 @@ enum cmd {
 	CMD_CONSOLE = 1 << 4,
 	CMD_PROVENANCE = 1 << 5,
 	CMD_TREE = 1 << 6,
+	CMD_LAVA = 1 << 7,
 };
 
 /* A repeatable option's values, in command-line order. */
@@ -68,6 +69,8 @@ struct options {
 	const char *json;	/* console, provenance: FILE, or "-" for stdout */
 	const char *stdin_patch;	/* test: where `--patch -` was copied (cmd_patch_path()) */
 	const char *coverage;	/* test: the coverage output directory, or NULL */
+	const char *emit;	/* lava: where the jobs and artefacts go */
+	const char *url;	/* lava: the URL the artefacts are fetched from, or NULL */
 	long jobs;
 	long guests;		/* per host, when --jobs or the config says; else 0 */
 	long last;
@@ -85,6 +88,7 @@ struct options {
 	struct optlist tests;
 	struct optlist archives;
 	struct optlist uris;
+	struct optlist labs;
 	struct optlist operands;
 	/* From the config (cmd_prepare()): */
 	const char *report_from;	/* [report] from, the sender of regression.eml */
@@ -93,6 +97,8 @@ struct options {
 	/* Filled by cmd_prepare() (cmd.h), which owns them: */
 	struct conf_host *hosts;	/* from --uri */
 	size_t nhosts;
+	const struct conf_lab **lab_confs;	/* the labs --lab names (or the config's) */
+	size_t nlab_confs;
 	const char *kmod_src;		/* the test module's sources */
 	struct strlist owned;		/* the defaults it found, which the fields above borrow */
 };
@@ -134,6 +140,11 @@ struct opt {
 	{ "uri", 0, "[N@]URI", OPT_LIST, OPT_FIELD(uris), 0, 0, \
 	  "a libvirt URI to boot on, N guests at once; repeatable, cells are spread over " \
 	  "all (default: qemu:///embed?root=CACHE/libvirt, no daemon needed)" }
+
+#define OPT_ROW_LAB \
+	{ "lab", 0, "NAME", OPT_LIST, OPT_FIELD(labs), 0, 0, \
+	  "boot on the LAVA lab [lab NAME] of the config (local: lava-run on this machine); " \
+	  "repeatable, cells are spread over labs and --uri hosts (only labs: no libvirt)" }
 
 #define OPT_ROW_TEST \
 	{ "test", 0, "NAME", OPT_LIST, OPT_FIELD(tests), 0, 0, \

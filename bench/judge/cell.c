@@ -230,4 +230,6 @@ void cell_release(struct matrix_cell *c)
 	free(c->console);
 	free(c->fpu_mode);
 	free(c->host);
+	free(c->job_id);
+	free(c->job_url);
 }

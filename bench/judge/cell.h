@@ -28,7 +28,9 @@ struct matrix_cell {
 	char *reason;		/* why it is not a pass, or NULL */
 	char *console;		/* console log, relative to the run directory */
 	char *fpu_mode;		/* what the kernel said it uses, or NULL */
-	char *host;		/* the libvirt URI it ran on */
+	char *host;		/* the libvirt URI or the lab ("lab NAME") it ran on */
+	char *job_id;		/* a lab's job that ran it, or NULL */
+	char *job_url;		/* that job's page (or log), or NULL */
 	double duration_s;
 };
 

@@ -92,12 +92,17 @@ static char *text_finish(struct strbuf *sb)
 	return strbuf_detach(sb);
 }
 
-static char *text_dup(struct ktap_span s)
+char *console_text_dup(const char *p, size_t n)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	text_addspan(&sb, s);
+	text_add(&sb, p, n);
 	return text_finish(&sb);
+}
+
+static char *text_dup(struct ktap_span s)
+{
+	return console_text_dup(s.ptr, s.len);
 }
 
 /* Crash reports (crash.h): each belongs to the window it began in. */

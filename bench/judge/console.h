@@ -90,4 +90,7 @@ int console_scan(const char *buf, size_t len, struct console_report **out);
 
 void console_report_free(struct console_report *r);
 
+/* n untrusted bytes as a report's strings are: printable ASCII, at most CONSOLE_TEXT_MAX (caller frees). */
+char *console_text_dup(const char *p, size_t n);
+
 #endif

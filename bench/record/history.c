@@ -93,6 +93,8 @@ static const char *const migrations[] = {
 	/* 4: what each cell was expected to give; NULL in the cells of the runs before. */
 	"ALTER TABLE cells ADD COLUMN expected TEXT"
 	"  CHECK (expected IN ('pass', 'skip', 'fail', 'timeout', 'crash', 'error'));",
+	/* 5: the LAVA job a lab's cell ran in (its URL), NULL for libvirt's. */
+	"ALTER TABLE cells ADD COLUMN job_url TEXT;",
 };
 
 #define NMIGRATIONS ((int)(ARRAY_SIZE(migrations)))
@@ -408,8 +410,8 @@ int history_add_cell(struct history *h, int64_t run_id, const struct history_cel
 	int err, rc;
 
 	if ((err = history_db_prepare(h, &st, "INSERT INTO cells (run_id, kernel_id, cpu, cmdline, test,"
-			      " status, crash, reason, host, duration_s, console, expected)"
-			      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+			      " status, crash, reason, host, duration_s, console, expected, job_url)"
+			      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
 			      "add a cell to")) < 0)
 		return err;
 	rc = sqlite3_bind_int64(st, 1, run_id);
@@ -424,6 +426,7 @@ int history_add_cell(struct history *h, int64_t run_id, const struct history_cel
 	rc |= sqlite3_bind_double(st, 10, c->duration_s);
 	rc |= sqlite3_bind_text(st, 11, c->console, -1, SQLITE_STATIC);
 	rc |= sqlite3_bind_text(st, 12, verdict_name(c->expected), -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 13, c->job_url, -1, SQLITE_STATIC);
 	return step_write(h, st, rc, "add a cell to");
 }
 

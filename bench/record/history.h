@@ -84,7 +84,8 @@ struct history_cell {
 	enum verdict expected;	/* by the [expect] rules (pass when none matched) */
 	const char *crash;	/* or NULL */
 	const char *reason;	/* or NULL */
-	const char *host;	/* the libvirt URI the cell ran on */
+	const char *host;	/* the libvirt URI (or "lab NAME") the cell ran on */
+	const char *job_url;	/* a lab's job, or NULL */
 	double duration_s;
 	const char *console;	/* the console log's path, absolute */
 };

@@ -195,6 +195,12 @@ static void html_cell(struct xmlw *x, const struct report_input *in,
 		report_html_element(x, "div", "host", line);
 		free(line);
 	}
+	if (c->job_url) {
+		xmlw_open(x, "a", "class", "job", NULL);
+		xmlw_attribute(x, "href", c->job_url);
+		report_html_textf(x, "job %s", c->job_id ? c->job_id : "");
+		xmlw_close(x);
+	}
 	if (strip)
 		html_strip(x, strip);
 	xmlw_close(x);

@@ -36,6 +36,8 @@ static struct json_object *cell_json(const struct results_run *run, const struct
 	json_object_object_add(o, "fpu_mode", jsonw_string(c->fpu_mode));
 	json_object_object_add(o, "console", jsonw_string(c->console));
 	json_object_object_add(o, "host", jsonw_string(c->host));
+	json_object_object_add(o, "job_id", jsonw_string(c->job_id));
+	json_object_object_add(o, "job_url", jsonw_string(c->job_url));
 	json_object_object_add(o, "duration_s", jsonw_fixed(c->duration_s, 3));
 	return o;
 }

@@ -14,12 +14,12 @@
 
 #define CONF_SIZE_MAX (1u << 20)
 #define CONF_LINE_MAX 4096
-#define CONF_JOBS_MAX 1024
 #define CONF_TIMEOUT_MAX_S 86400.0	/* a boot that may take longer is a typo */
 #define CONF_NAME_CHARS "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
 
 enum section {
-	SEC_NONE, SEC_RUN, SEC_TREE, SEC_CPU, SEC_TESTS, SEC_EXPECT, SEC_HOST, SEC_REPORT, SEC_COUNT
+	SEC_NONE, SEC_RUN, SEC_TREE, SEC_CPU, SEC_TESTS, SEC_EXPECT, SEC_HOST, SEC_REPORT, SEC_LAB,
+	SEC_BOARD, SEC_COUNT
 };
 
 static const struct {
@@ -33,6 +33,8 @@ static const struct {
 	[SEC_EXPECT] = { "expect", false },
 	[SEC_HOST] = { "host", true },
 	[SEC_REPORT] = { "report", false },
+	[SEC_LAB] = { "lab", true },
+	[SEC_BOARD] = { "board", true },
 };
 
 enum key {
@@ -140,14 +142,9 @@ static int resolve_path(struct parser *p, const char *value, char **out)
 
 static int parse_jobs(struct parser *p, const char *value, int *out)
 {
-	size_t n = strlen(value);
-
-	/* Four digits at most, so atoi cannot overflow. */
-	if (n > 4 || strspn(value, "0123456789") != n || atoi(value) < 1 ||
-	    atoi(value) > CONF_JOBS_MAX)
+	if (!conf_jobs_parse(value, out))
 		return conf_error(p, p->line, "bad jobs '%s' in %s (expected 1 to %d)", value,
 				  p->label, CONF_JOBS_MAX);
-	*out = atoi(value);
 	return 0;
 }
 
@@ -297,6 +294,25 @@ static int parse_value(struct parser *p, enum key k, const char *value)
 	return 0;
 }
 
+/* [lab] and [board] keys are conf_lab's; the file and line are ours. */
+static int parse_lab_key(struct parser *p, const char *key, const char *value)
+{
+	struct conf *c = p->c;
+	char *path = NULL, *why;
+	int err = 0;
+
+	if (p->section == SEC_LAB && conf_lab_key_is_path(key) &&
+	    (err = resolve_path(p, value, &path)) < 0)
+		return err;
+	why = p->section == SEC_LAB ? conf_lab_set(&c->labs[c->nlabs - 1], key, path ? path : value)
+				    : conf_board_set(&c->boards[c->nboards - 1], key, value);
+	if (why)
+		err = conf_error(p, p->line, "%s", why);
+	free(why);
+	free(path);
+	return err;
+}
+
 static int parse_key(struct parser *p, char *s)
 {
 	char *eq = strchr(s, '='), *key, *value;
@@ -317,6 +333,8 @@ static int parse_key(struct parser *p, char *s)
 		return conf_error(p, p->line, "key '%s' in %s has no value", key, p->label);
 	if (p->section == SEC_EXPECT)
 		return parse_expect(p, key, value);
+	if (p->section == SEC_LAB || p->section == SEC_BOARD)
+		return parse_lab_key(p, key, value);
 	while (k < KEY_COUNT && !(keys[k].section == p->section && strcmp(keys[k].name, key) == 0))
 		k++;
 	if (k == KEY_COUNT)
@@ -353,7 +371,12 @@ static int section_end(struct parser *p)
 	}
 	if (p->section == SEC_HOST && !host->uri)
 		return conf_error(p, p->section_line, "host '%s' has no uri", host->name);
-	return 0;
+	char *why = p->section == SEC_LAB ? conf_lab_check(&p->c->labs[p->c->nlabs - 1])
+		    : p->section == SEC_BOARD ? conf_board_check(&p->c->boards[p->c->nboards - 1])
+					       : NULL;
+	int err = why ? conf_error(p, p->section_line, "%s", why) : 0;
+	free(why);
+	return err;
 }
 
 static bool name_taken(const struct conf *c, enum section sec, const char *name)
@@ -364,6 +387,9 @@ static bool name_taken(const struct conf *c, enum section sec, const char *name)
 	for (size_t i = 0; sec == SEC_HOST && i < c->nhosts; i++)
 		if (strcmp(c->hosts[i].name, name) == 0)
 			return true;
+	if (sec == SEC_LAB || sec == SEC_BOARD)
+		return sec == SEC_LAB ? conf_lab_find(c->labs, c->nlabs, name) != NULL
+				      : conf_board_find(c->boards, c->nboards, name) != NULL;
 	return false;
 }
 
@@ -412,6 +438,8 @@ static int parse_header(struct parser *p, char *s)
 	} else if (sec == SEC_HOST) {
 		c->hosts = xrealloc(c->hosts, (c->nhosts + 1) * sizeof(*c->hosts));
 		c->hosts[c->nhosts++] = (struct conf_host){ .name = xstrdup(words[1]) };
+	} else if (sec == SEC_LAB || sec == SEC_BOARD) {
+		conf_lab_section_add(c, sec == SEC_BOARD, words[1], p->line);
 	}
 	return 0;
 }
@@ -439,6 +467,18 @@ static int parse_line(struct parser *p, const char *raw, size_t len)
 	return *s == '[' ? parse_header(p, s) : parse_key(p, s);
 }
 
+/* Every board a lab names has its [board] section, wherever in the file. */
+static int check_lab_boards(struct parser *p)
+{
+	int line = 0;
+	char *why = conf_labs_check_boards(p->c->labs, p->c->nlabs, p->c->boards, p->c->nboards,
+					   &line);
+	int err = why ? conf_error(p, line, "%s", why) : 0;
+
+	free(why);
+	return err;
+}
+
 int conf_parse(struct conf **out, const char *path, const char *text, size_t len)
 {
 	struct parser p = { .c = xcalloc(1, sizeof(struct conf)) };
@@ -462,7 +502,7 @@ int conf_parse(struct conf **out, const char *path, const char *text, size_t len
 			goto out;
 		pos += n + 1;
 	}
-	if ((err = section_end(&p)) < 0)
+	if ((err = section_end(&p)) < 0 || (err = check_lab_boards(&p)) < 0)
 		goto out;
 	if (!p.c->ntrees) {
 		p.c->trees = xcalloc(1, sizeof(*p.c->trees));
@@ -537,6 +577,12 @@ void conf_free(struct conf *c)
 	}
 	for (size_t i = 0; i < c->nhosts; i++)
 		conf_host_release(&c->hosts[i]);
+	for (size_t i = 0; i < c->nlabs; i++)
+		conf_lab_release(&c->labs[i]);
+	for (size_t i = 0; i < c->nboards; i++)
+		conf_board_release(&c->boards[i]);
+	free(c->labs);
+	free(c->boards);
 	free(c->trees);
 	free(c->setups);
 	free(c->tests);

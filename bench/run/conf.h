@@ -31,6 +31,7 @@
  *                there through libvirt, see stage.h; the default for a URI
  *                naming a remote host); repeatable sections (none: the
  *                embedded driver in the cache, two guests per core)
+ *   [lab NAME], [board NAME]: a LAVA lab and its boards (conf_lab.h)
  *   [report]     from = "Name <email>", the sender of regression.eml
  *                (none: git's user.name and user.email); archive = PATH,
  *                repeatable: mail archives where bisect finds the posting
@@ -42,6 +43,7 @@
 #ifndef FPUBENCH_CONF_H
 #define FPUBENCH_CONF_H
 
+#include "conf_lab.h"
 #include "judge/expect.h"
 #include "judge/verdict.h"
 
@@ -85,6 +87,10 @@ struct conf {
 	size_t nexpects;
 	struct conf_host *hosts;
 	size_t nhosts;
+	struct conf_lab *labs;
+	size_t nlabs;
+	struct conf_board *boards;
+	size_t nboards;
 	enum { CONF_UNSET, CONF_YES, CONF_NO } bisect;	/* [run] bisect: git trees bisect unless no */
 	double bisect_budget_s;	/* [run] bisect-budget; 0: not set */
 	char *report_from;	/* [report] from: "Name <email>" of regression mails; NULL: not set */

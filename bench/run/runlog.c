@@ -115,6 +115,7 @@ void runlog_boot(void *arg, const struct matrix_cell *cells, size_t ncells, size
 			.crash = c->crash,
 			.reason = c->reason,
 			.host = c->host,
+			.job_url = c->job_url,
 			.duration_s = c->duration_s,
 			.console = console,
 		};

@@ -7,6 +7,7 @@
 #include "boot/guest.h"
 #include "boot/virt_log.h"
 #include "build/payload.h"
+#include "lab/lab.h"
 #include "provenance/provenance.h"
 #include "lib/strbuf.h"
 #include "lib/strlist.h"
@@ -174,13 +175,42 @@ static int host_connect(struct session *s, struct matrix_host *h, const char *st
 	return s->cfg.nhosts ? guest_check_cpus(h->conn, s->setups, s->nsetups) : 0;
 }
 
+/* The lab as a host of the matrix: its jobs at once (one unless it says). */
+static int lab_connect(struct session *s, const struct conf_lab *c)
+{
+	char *token = NULL;
+	struct lab *l;
+	struct lab_spec spec = {
+		.name = c->name, .engine = c->engine == CONF_LAB_REST ? LAB_REST : LAB_LAVA_RUN,
+		.url = c->url, .artefacts = c->artefacts, .artefacts_url = c->artefacts_url,
+		.device_type = c->device_type, .tags = (const char *const *)c->tags,
+		.ntags = c->ntags, .queue_s = c->queue_s,
+	};
+	int err = c->engine == CONF_LAB_REST ? conf_lab_token(c, &token) : 0;
+
+	spec.token = token;
+	if (!err)
+		err = lab_open(&l, &spec);
+	free(token);
+	if (err < 0)
+		return err;
+	s->labs[s->nlabs++] = l;
+	s->uris[s->nhosts] = xasprintf("lab %s", c->name);
+	s->hosts[s->nhosts] = (struct matrix_host){
+		.lab = lab_matrix(l), .uri = s->uris[s->nhosts], .jobs = c->jobs ? c->jobs : 1,
+	};
+	s->nhosts++;
+	return 0;
+}
+
 int session_connect(struct session *s)
 {
-	size_t n = s->cfg.nhosts ? s->cfg.nhosts : 1;
+	size_t n = s->cfg.nhosts ? s->cfg.nhosts : s->cfg.nlabs ? 0 : 1;
 	int err;
 
-	s->hosts = xcalloc(n, sizeof(*s->hosts));
-	s->uris = xcalloc(n, sizeof(*s->uris));
+	s->hosts = xcalloc(n + s->cfg.nlabs + 1, sizeof(*s->hosts));
+	s->uris = xcalloc(n + s->cfg.nlabs + 1, sizeof(*s->uris));
+	s->labs = xcalloc(s->cfg.nlabs + 1, sizeof(*s->labs));
 	for (size_t i = 0; i < n; i++) {
 		struct matrix_host *h = &s->hosts[s->nhosts];
 
@@ -198,25 +228,44 @@ int session_connect(struct session *s)
 		if ((err = host_connect(s, h, s->cfg.nhosts ? s->cfg.hosts[i].stage : NULL)) < 0)
 			return err;
 	}
+	for (size_t i = 0; i < s->cfg.nlabs; i++)
+		if ((err = lab_connect(s, s->cfg.labs[i])) < 0)
+			return err;
 	return 0;
 }
 
-int session_create_run_dir(struct session *s)
+/* The run's id: when it started, and the process. */
+static char *run_id_new(void)
 {
 	char stamp[32];
 	time_t now = time(NULL);
 	struct tm tm;
-	char *log;
-	int err;
 
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	s->run_id = xasprintf("%s-%ld", stamp, (long)getpid());
+	return xasprintf("%s-%ld", stamp, (long)getpid());
+}
+
+int session_use_dir(struct session *s, const char *dir)
+{
+	s->run_id = run_id_new();
+	s->run_dir = path_absolute(dir);
+	return dir_create(s->run_dir, ERR_GENERIC);
+}
+
+int session_create_run_dir(struct session *s)
+{
+	char *log;
+	int err;
+
+	s->run_id = run_id_new();
 	char *results = path_absolute(s->cfg.results);
 	s->run_dir = xasprintf("%s/%s", results, s->run_id);
 	free(results);
 	if ((err = dir_create(s->run_dir, ERR_GENERIC)) < 0)
 		return err;
+	for (size_t i = 0; i < s->nlabs; i++)
+		lab_use_dir(s->labs[i], s->run_dir);
 	log = xasprintf("%s/" SESSION_VIRT_LOG, s->run_dir);
 	err = virt_log_redirect(log);
 	free(log);
@@ -252,6 +301,16 @@ out:
 	return err;
 }
 
+int session_build_payloads(struct session *s)
+{
+	int err = 0;
+
+	for (size_t k = 0; k < s->nkernels && !err; k++)
+		if (!s->initrds[k])
+			err = build_payload(s, k);
+	return err;
+}
+
 static void matrix_append(struct matrix *into, struct matrix *from)
 {
 	into->cells = xrealloc(into->cells, (into->ncells + from->ncells) * sizeof(*into->cells));
@@ -267,9 +326,7 @@ int session_boot(struct session *s, int repeat, struct matrix **out)
 	struct matrix *all = xcalloc(1, sizeof(*all));
 	int err = 0;
 
-	for (size_t k = 0; k < s->nkernels && !err; k++)
-		if (!s->initrds[k])
-			err = build_payload(s, k);
+	err = session_build_payloads(s);
 	for (int r = 0; r < repeat && !err && !all->interrupted; r++) {
 		struct matrix_options mo = {
 			.hosts = s->hosts,
@@ -314,6 +371,11 @@ static void disconnect(struct session *s)
 		guest_conn_free(s->hosts[i].conn);
 		free(s->uris[i]);
 	}
+	for (size_t i = 0; i < s->nlabs; i++)
+		lab_free(s->labs[i]);
+	free(s->labs);
+	s->labs = NULL;
+	s->nlabs = 0;
 	free(s->hosts);
 	free(s->uris);
 	s->hosts = NULL;

@@ -23,8 +23,10 @@ struct guest_conn;
 
 struct session_config {
 	const char *cache;
-	const struct conf_host *hosts;	/* none: the embedded driver in the cache */
+	const struct conf_host *hosts;	/* none: the embedded driver in the cache, unless labs */
 	size_t nhosts;
+	const struct conf_lab *const *labs;	/* LAVA labs that boot beside the hosts */
+	size_t nlabs;
 	const char *results;
 	const char *guest_dir;	/* holds init */
 	const char *kmod_src;
@@ -57,9 +59,11 @@ struct session {
 	char **initrds;
 	char **provenance;	/* per kernel, JSON or NULL */
 	size_t nkernels;
-	struct matrix_host *hosts;	/* uri points into uris[] */
+	struct matrix_host *hosts;	/* uri points into uris[]; libvirt hosts, then labs */
 	char **uris;
 	size_t nhosts;
+	struct lab **labs;
+	size_t nlabs;
 	char *run_id;
 	char *run_dir;
 	char *selftests;
@@ -78,7 +82,9 @@ void session_clear_kernels(struct session *s);
 
 /*
  * Connects to every host, clears stale domains in embedded roots, checks
- * the CPU models on each.
+ * the CPU models on each; opens every lab (its files go to the run
+ * directory, so after session_create_run_dir()).  A session given only
+ * labs boots nothing under libvirt.
  */
 int session_connect(struct session *s);
 
@@ -95,6 +101,15 @@ void session_hand_over(struct session *s);
 
 /* Creates results/<run-id> and sends libvirt's log lines to its SESSION_VIRT_LOG. */
 int session_create_run_dir(struct session *s);
+
+/*
+ * A run id, and `dir` (created) as the run directory instead of one in
+ * the results: `lava --emit` writes its artefacts there, and boots nothing.
+ */
+int session_use_dir(struct session *s, const char *dir);
+
+/* Builds the initramfs of every kernel that has none yet, in the run directory. */
+int session_build_payloads(struct session *s);
 
 /*
  * Boots every kernel on every setup `repeat` times and returns the cells;

@@ -241,6 +241,85 @@ static void test_failed_boot_is_retried_on_another_host(void **state)
 	matrix_free(m);
 }
 
+/* A lab (matrix_lab): its boots are the mock's, with a job; `lab_error` fails each. */
+static struct {
+	int boots;
+	int error;	/* 0, ERR_LAB or ERR_LAB_JOB */
+} lab;
+
+static int lab_boot(void *arg, const struct guest_spec *spec, double timeout_s,
+		    struct guest_outcome *out, struct matrix_job *job)
+{
+	struct guest_conn none = { .id = 0 };
+
+	(void)arg;
+	__atomic_fetch_add(&lab.boots, 1, __ATOMIC_SEQ_CST);
+	job->id = xasprintf("%d", lab.boots);
+	job->url = xasprintf("https://lava.example/scheduler/job/%s", spec->name);
+	if (lab.error)
+		return error_set(lab.error, "LAVA job '%s' failed", spec->name);
+	/* The console as a libvirt guest gives it; the host counters are the mock's. */
+	__atomic_fetch_sub(&mock.boots[0], 1, __ATOMIC_SEQ_CST);
+	return __wrap_guest_run(&none, spec, timeout_s, out);
+}
+
+static const struct matrix_lab fake_lab = { .boot = lab_boot };
+
+/* Host b is a lab: its cells name their job; the judge is the same. */
+static void test_lab_cells_name_their_job(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	f->hosts[1] = (struct matrix_host){ .lab = &fake_lab, .uri = "lab here", .jobs = 2 };
+	m = run(f, NHOSTS);
+	assert_true(lab.boots >= 1);
+	assert_int_equal(cells_on(m, "test:///a", VERDICT_PASS) + cells_on(m, "lab here", VERDICT_PASS),
+			 m->ncells);
+	for (size_t i = 0; i < m->ncells; i++) {
+		bool on_lab = strcmp(m->cells[i].host, "lab here") == 0;
+		assert_int_equal(on_lab, m->cells[i].job_url != NULL);
+		assert_int_equal(on_lab, m->cells[i].job_id != NULL);
+	}
+	matrix_free(m);
+}
+
+/* A lab that fails for its own sake is a host that failed: the pair goes to libvirt. */
+static void test_lab_failure_is_retried_on_libvirt(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	lab.error = ERR_LAB;
+	f->hosts[1] = (struct matrix_host){ .lab = &fake_lab, .uri = "lab here", .jobs = 2 };
+	m = run(f, NHOSTS);
+	assert_true(lab.boots >= 1);
+	assert_int_equal(mock.boots[0], 6);
+	assert_int_equal(cells_on(m, "test:///a", VERDICT_PASS), m->ncells);
+	matrix_free(m);
+}
+
+/* A job the lab refuses is the job's fault, not the lab's: an error cell naming it, no retry. */
+static void test_refused_job_is_an_error_cell(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	lab.error = ERR_LAB_JOB;
+	f->hosts[0] = (struct matrix_host){ .lab = &fake_lab, .uri = "lab here", .jobs = 2 };
+	f->hosts[1].jobs = 0;
+	m = run(f, 1);
+	assert_int_equal(lab.boots, 6);
+	assert_int_equal(cells_on(m, "lab here", VERDICT_ERROR), 6);
+	assert_int_equal(m->ncells, 6);
+	assert_non_null(strstr(m->cells[0].reason, "failed"));
+	assert_non_null(m->cells[0].job_url);
+	matrix_free(m);
+}
+
 static void test_lost_host_gives_its_work_away(void **state)
 {
 	struct fixture *f = *state;
@@ -313,6 +392,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_failed_boot_is_retried_on_another_host, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lost_host_gives_its_work_away, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lab_cells_name_their_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lab_failure_is_retried_on_libvirt, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refused_job_is_an_error_cell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_losing_the_only_host_errors_every_cell, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_chosen_tests_end_a_group_early, setup, teardown),

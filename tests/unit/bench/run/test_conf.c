@@ -227,6 +227,33 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		{ "[host a]\nuri = u\n[host a]\nuri = v\n", "'x.conf' line 3: host 'a' defined twice" },
 		{ "[run]\r\nresults = a\rb\r\n", "'x.conf' line 2: control character 0x0d" },
 		{ "[run]\nresults = \x1b[31m\n", "'x.conf' line 2: control character 0x1b" },
+		{ "[lab l]\njobs = 2\n", "'x.conf' line 1: lab 'l' has no engine (lava-run or rest)" },
+		{ "[lab l]\nengine = docker\n",
+		  "'x.conf' line 2: unknown engine 'docker' in [lab l] (expected lava-run or rest)" },
+		{ "[lab l]\nengine = rest\ntoken-env = T\n",
+		  "'x.conf' line 1: lab 'l' has engine = rest but no url" },
+		{ "[lab l]\nengine = rest\nurl = http://s/\ntoken = abc\n",
+		  "'x.conf' line 4: unknown key 'token' in [lab l]" },
+		{ "[lab l]\nengine = rest\nurl = http://s/\ntoken-env = T\ntoken-file = f\n",
+		  "'x.conf' line 1: lab 'l' needs one of token-file and token-env" },
+		{ "[lab l]\nengine = rest\nurl = ftp://s/\n",
+		  "'x.conf' line 3: url 'ftp://s/' in [lab l] is not http:// or https://" },
+		{ "[lab l]\nengine = lava-run\nurl = http://s/\n",
+		  "'x.conf' line 1: lab 'l' has engine = lava-run, which takes no url nor token" },
+		{ "[lab l]\nengine = lava-run\njobs = 0\n",
+		  "'x.conf' line 3: bad jobs '0' in [lab l] (expected 1 to 1024)" },
+		{ "[lab l]\nengine = lava-run\nengine = rest\n",
+		  "'x.conf' line 3: key 'engine' given twice in [lab l]" },
+		{ "[lab l]\nengine = lava-run\n[lab l]\n", "'x.conf' line 3: lab 'l' defined twice" },
+		{ "[run]\n[lab l]\nengine = lava-run\nboard = b\n",
+		  "'x.conf' line 2: lab 'l' names board 'b', which has no [board b]" },
+		{ "[board b]\ndevice-type = x86\nboot = ipxe\n",
+		  "'x.conf' line 1: board 'b' has no fpu (fsave or fxsave)" },
+		{ "[board b]\nfpu = x87\n",
+		  "'x.conf' line 2: unknown fpu 'x87' in [board b] (expected fsave or fxsave)" },
+		{ "[board b]\nboot = ipxe\nfpu = fsave\n", "'x.conf' line 1: board 'b' has no device-type" },
+		{ "[lab l]\nqueue-timeout = 0\n",
+		  "'x.conf' line 2: bad queue-timeout '0' in [lab l] (seconds, 1 to 86400)" },
 	};
 	struct conf *c = NULL;
 
@@ -236,6 +263,54 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		assert_string_equal(error_last(), bad[i].message);
 		assert_null(c);
 	}
+}
+
+/* A lab and its board; paths from the config's directory; the token never in the config. */
+static void test_lab_and_board(void **state)
+{
+	const char text[] = "[lab here]\nengine = rest\nurl = https://lava.example/\n"
+			    "token-file = token\nartefacts = /srv/a\nartefacts-url = http://f/a\n"
+			    "tags = slow  x86\nboard = vx\n"
+			    "[board vx]\ndevice-type = vortex86dx\nboot = ipxe\nfpu = fsave\n"
+			    "console = ttyS0,38400\n";
+	struct conf *c = parse_ok("/etc/fpubench/x.conf", text);
+	char *token = NULL;
+
+	(void)state;
+	assert_int_equal(c->nlabs, 1);
+	assert_int_equal(c->labs[0].engine, CONF_LAB_REST);
+	assert_string_equal(c->labs[0].token_file, "/etc/fpubench/token");
+	assert_int_equal(c->labs[0].ntags, 2);
+	assert_string_equal(c->labs[0].tags[1], "x86");
+	assert_string_equal(c->labs[0].boards[0], "vx");
+	assert_int_equal(c->nboards, 1);
+	assert_int_equal(c->boards[0].fpu, EXPECT_FPU_FSAVE);
+	assert_string_equal(c->boards[0].console, "ttyS0,38400");
+	assert_int_equal(conf_lab_token(&c->labs[0], &token), ERR_NOTFOUND);
+	assert_string_equal(error_last(),
+			    "cannot read the token of lab 'here' from '/etc/fpubench/token'");
+	assert_null(token);
+	conf_free(c);
+}
+
+static void test_lab_token_from_environment(void **state)
+{
+	struct conf_lab lab = { .name = "l", .token_env = "FPUBENCH_TEST_TOKEN" };
+	char *token = NULL;
+
+	(void)state;
+	unsetenv("FPUBENCH_TEST_TOKEN");
+	assert_int_equal(conf_lab_token(&lab, &token), ERR_NOTFOUND);
+	assert_string_equal(error_last(), "no token for lab 'l': $FPUBENCH_TEST_TOKEN is not set");
+	setenv("FPUBENCH_TEST_TOKEN", "s3cret\n", 1);
+	assert_int_equal(conf_lab_token(&lab, &token), 0);
+	assert_string_equal(token, "s3cret");
+	free(token);
+	/* It goes into an HTTP header: a second line would be a header of its own. */
+	setenv("FPUBENCH_TEST_TOKEN", "a\r\nX-Evil: 1", 1);
+	assert_int_equal(conf_lab_token(&lab, &token), ERR_INPUT);
+	assert_null(strstr(error_last(), "Evil"));
+	unsetenv("FPUBENCH_TEST_TOKEN");
 }
 
 /* A git tree's nightly bisects unless told not to; the mail's sender. */
@@ -444,6 +519,8 @@ int main(void)
 		cmocka_unit_test(test_defaults_and_relative_anchors),
 		cmocka_unit_test(test_bad_inputs_name_file_and_line),
 		cmocka_unit_test(test_bisect_and_report_keys),
+		cmocka_unit_test(test_lab_and_board),
+		cmocka_unit_test(test_lab_token_from_environment),
 		cmocka_unit_test(test_bytes_beyond_text),
 		cmocka_unit_test(test_load_missing_file),
 		cmocka_unit_test(test_default_config_is_the_default_matrix),
