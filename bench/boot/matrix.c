@@ -147,16 +147,23 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* The kernel command line of a boot that starts at test `start`. */
-static void boot_cmdline(struct strbuf *cmdline, const struct matrix_options *o,
-			 const struct group *g, int start)
+/*
+ * The kernel command line of a boot that starts at test `start`, and its
+ * base (without the tests and start) and tests, which a restored guest is
+ * told instead (guest_spec).
+ */
+static void boot_cmdline(struct strbuf *cmdline, struct strbuf *base, struct strbuf *tests,
+			 const struct matrix_options *o, const struct group *g, int start)
 {
-	strbuf_addstr(cmdline, BASE_CMDLINE);
+	strbuf_addstr(base, BASE_CMDLINE);
 	if (*g->cpu->cmdline)
-		strbuf_addf(cmdline, " %s", g->cpu->cmdline);
+		strbuf_addf(base, " %s", g->cpu->cmdline);
+	strbuf_addstr(cmdline, base->buf);
 	/* init runs only these, so that a boot costs only what is judged. */
 	for (size_t i = 0; i < o->ntests; i++)
-		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", o->tests[i]);
+		strbuf_addf(tests, "%s%s", i ? "," : "", o->tests[i]);
+	if (o->ntests)
+		strbuf_addf(cmdline, " fpubench_tests=%s", tests->buf);
 	if (start > 1)
 		strbuf_addf(cmdline, " fpubench_start=%d", start);
 }
@@ -187,13 +194,13 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 				      boot);
 	char *console = xasprintf("%s/%s", o->run_dir, console_rel);
 	char *name = xasprintf(GUEST_NAME_PREFIX "%s-%d-%zu-%d", o->run_id, o->round, g->index, boot);
-	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf cmdline = STRBUF_INIT, base = STRBUF_INIT, tests = STRBUF_INIT, text = STRBUF_INIT;
 	struct console_report *report = NULL;
 	struct guest_outcome outcome;
 	bool truncated;
 	int err;
 
-	boot_cmdline(&cmdline, o, g, start);
+	boot_cmdline(&cmdline, &base, &tests, o, g, start);
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
@@ -202,6 +209,10 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.console = console,
 		.cpu = g->cpu,
 		.memory_mib = MATRIX_GUEST_MEMORY_MIB,
+		.base_cmdline = base.buf,
+		.build_id = g->kernel->build_id,
+		.tests = o->ntests ? tests.buf : NULL,
+		.start = start,
 	};
 	*resume = 0;
 	err = guest_run(o->hosts[host].conn, &spec, o->boot_timeout_s, &outcome);
@@ -240,6 +251,8 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 out:
 	console_report_free(report);
 	strbuf_release(&cmdline);
+	strbuf_release(&base);
+	strbuf_release(&tests);
 	strbuf_release(&text);
 	free(slug);
 	free(console_rel);
