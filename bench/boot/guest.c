@@ -42,8 +42,7 @@ bool guest_interrupted(void)
 	return interrupted;
 }
 
-/* Whether the console log grew past the cap; a missing log has not. */
-static bool console_flooded(const char *path)
+bool console_flooded(const char *path)
 {
 	struct stat st;
 

@@ -68,6 +68,9 @@ int domain_follow(struct guest_conn *gc, virDomainPtr dom, const struct guest_sp
 /* Waits (DESTROY_EVENT_WAIT_S at most) for the stop event of a domain that libvirt stopped. */
 void domain_await_stop(struct guest_conn *gc, struct waiter *w);
 
+/* Whether the console log grew past the cap; a missing log has not. */
+bool console_flooded(const char *path);
+
 /* Whether guest_interrupt() was called. */
 bool guest_interrupted(void);
 

@@ -81,12 +81,18 @@ int saved_store_open(struct saved_store **out, const char *dir, unsigned long lo
 		return err;
 	if (!(d = opendir(dir)))
 		return error_set_errno(ERR_CACHE, "cannot read '%s'", dir);
-	/* Under the cache lock: a temporary entry is a killed bench's. */
+	/* Under the cache lock: a temporary entry or a guest's socket is a killed bench's. */
 	while ((de = readdir(d))) {
-		if (!strstr(de->d_name, TMP_MARK))
+		size_t len = strlen(de->d_name);
+		bool sock = len > 5 && strcmp(de->d_name + len - 5, ".sock") == 0;
+
+		if (!sock && !strstr(de->d_name, TMP_MARK))
 			continue;
 		char *p = xasprintf("%s/%s", dir, de->d_name);
-		entry_remove(p);
+		if (sock)
+			unlink(p);
+		else
+			entry_remove(p);
 		free(p);
 	}
 	closedir(d);

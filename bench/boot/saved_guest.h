@@ -14,8 +14,9 @@
  *
  * Entries are directories <dir>/<id>/ holding `image`, `console` and `meta`.
  * They are written in <dir>/<id>.tmp-<pid>-<n>/ and published by rename(),
- * under the cache lock the bench holds; leftovers of a killed bench are
- * removed when the store is opened.  After each publication the oldest
+ * under the cache lock the bench holds; leftovers of a killed bench (its
+ * temporary entries, its guests' sockets <id>.sock) are removed when the
+ * store is opened.  After each publication the oldest
  * entries (by last use) are removed until the store holds at most
  * max_bytes.  A damaged entry (an image whose size is not what was
  * written, a meta that does not parse or names another key, or an image

@@ -246,8 +246,12 @@ static void test_store_open_removes_leftovers(void **state)
 	assert_int_equal(mkdir(tmp, 0700), 0);
 	char *image = xasprintf("%s/image", tmp);
 	write_bytes(image, 100);
+	char *sock = xasprintf("%s/0123456789abcdef.sock", dir);
+	write_bytes(sock, 1);
 	assert_int_equal(saved_store_open(&again, dir, 1ULL << 30), 0);
 	assert_false(file_exists(tmp));
+	assert_false(file_exists(sock));
+	free(sock);
 	saved_store_free(again);
 	free(image);
 	free(tmp);
