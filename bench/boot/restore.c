@@ -205,7 +205,7 @@ out:
 	return err;
 }
 
-enum park_result { PARK_COLD, PARK_SAVED, PARK_RAN };
+enum park_result { PARK_SAVED = 1, PARK_RAN };
 
 /*
  * Boots spec's guest with the park parameter and saves it where it parks:
@@ -280,7 +280,10 @@ int restore_run(struct guest_conn *gc, const struct guest_spec *spec, double tim
 		return 0;
 	taken = saved_store_take(gc->saves, key, &r.entry);
 	free(key);
-	if (taken < 0 || taken == SAVED_BUSY) {
+	if (taken != SAVED_NEW && taken != SAVED_RESTORE) {
+		/* A busy key is another boot's to release. */
+		if (taken != SAVED_BUSY)
+			saved_store_release(gc->saves, &r.entry);
 		error_clear();
 		return 0;
 	}
@@ -305,8 +308,8 @@ int restore_run(struct guest_conn *gc, const struct guest_spec *spec, double tim
 	if (err == RESTORE_NOT_RESUMED)
 		err = 0;
 out:
-	if (err < 0 && err != ERR_CPU && taken == SAVED_NEW) {
-		/* A store that cannot take the save does not fail the boot. */
+	if (err < 0 && err != ERR_CPU) {
+		/* A store or a restore that fails does not fail the boot: it boots cold. */
 		error_clear();
 		err = 0;
 	}

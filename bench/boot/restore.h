@@ -1,7 +1,8 @@
 /*
  * restore: a boot through the connection's saved guests (saved_guest.h).
  *
- * The first boot of a key is parked: its domain is the cold boot's, with
+ * The first boot of a key is cold (saved_guest.h says why); the second is
+ * parked: its domain is the cold boot's, with
  * "fpubench_park=1" after its command line and a second serial port, a unix
  * socket in the store's directory.  /init says "parked" there once its plan
  * is printed; the domain is saved (virDomainSaveFlags) and published, and

@@ -12,12 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <git2.h>
 
 #define META_MAGIC "fpubench saved guest 1\n"
 #define TMP_MARK ".tmp-"
+#define SEEN_MARK ".seen"
 
 struct file_hash {
 	char *path;
@@ -237,6 +239,14 @@ int saved_store_take(struct saved_store *s, const char *key_text, struct saved_e
 			return SAVED_RESTORE;
 		entry_remove(e->dir);
 	}
+	char *seen = xasprintf("%s/%s" SEEN_MARK, s->dir, e->id);
+	bool first = !file_exists(seen);
+	int err = first ? file_write_atomic(seen, "", 0) : 0;
+	free(seen);
+	if (err < 0)
+		return err;
+	if (first)
+		return SAVED_FIRST;
 	e->tmp = xasprintf("%s/%s" TMP_MARK "%ld-%u", s->dir, e->id, (long)getpid(), n);
 	if (mkdir(e->tmp, 0700) < 0) {
 		int err = error_set_errno(ERR_CACHE, "cannot create '%s'", e->tmp);
@@ -304,6 +314,26 @@ static size_t store_list(struct saved_store *s, struct entry_use **out, unsigned
 	return n;
 }
 
+/* Removes the key-seen markers not used for SAVED_SEEN_DAYS. */
+static void store_prune_seen(struct saved_store *s)
+{
+	time_t old = time(NULL) - (time_t)SAVED_SEEN_DAYS * 86400;
+	DIR *d = opendir(s->dir);
+	struct dirent *de;
+	struct stat st;
+
+	while (d && (de = readdir(d))) {
+		if (!strstr(de->d_name, SEEN_MARK))
+			continue;
+		char *p = xasprintf("%s/%s", s->dir, de->d_name);
+		if (stat(p, &st) == 0 && st.st_mtime < old)
+			unlink(p);
+		free(p);
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Removes the least recently used entries that no boot holds until the store fits. */
 static void store_prune(struct saved_store *s)
 {
@@ -318,12 +348,17 @@ static void store_prune(struct saved_store *s)
 		bool busy = store_busy(s, id);
 		pthread_mutex_unlock(&s->lock);
 		if (total > s->max_bytes && !busy) {
+			char *seen = xasprintf("%s" SEEN_MARK, v[i].path);
+
 			entry_remove(v[i].path);
+			unlink(seen);
+			free(seen);
 			total -= v[i].bytes;
 		}
 		free(v[i].path);
 	}
 	free(v);
+	store_prune_seen(s);
 }
 
 unsigned long long saved_store_bytes(struct saved_store *s)

@@ -22,6 +22,12 @@
  * written, a meta that does not parse or names another key, or an image
  * that libvirt refuses) is removed: the caller boots cold and saves anew.
  *
+ * A key is saved at its second boot, not its first: a save and a restore
+ * cost more than the boot to /init they spare, and most kernels of a
+ * bisection or a `test --patch` that passes are booted once per setup.  The
+ * store remembers the keys it has seen as empty files <dir>/<id>.seen, which
+ * go with the entry or, unused, after SAVED_SEEN_DAYS.
+ *
  * Within the bench one boot at a time holds a key (saved_store_take()): a
  * restored domain keeps its save's UUID, which libvirt lets only one
  * running domain have.
@@ -37,6 +43,7 @@
 #define SAVED_ID_LEN 40
 /* About 60 saved guests of the default matrix's size (8 to 16 MB each). */
 #define SAVED_STORE_MAX_BYTES (1ULL << 30)
+#define SAVED_SEEN_DAYS 30
 
 struct saved_key {
 	const char *build_id;
@@ -84,11 +91,13 @@ enum saved_take {
 	SAVED_RESTORE,	/* *e is a published entry: restore it */
 	SAVED_NEW,	/* none (or a damaged one, now removed): park a guest and publish it */
 	SAVED_BUSY,	/* another boot holds the key: boot cold */
+	SAVED_FIRST,	/* the key's first boot: boot cold; the store now knows the key */
 };
 
 /*
- * Takes key_text for the caller until saved_store_release(); a negative
- * code when the store cannot be written.  For SAVED_NEW, e->tmp is made.
+ * Takes key_text for the caller until saved_store_release(), with an
+ * enum saved_take, or a negative code when the store cannot be written.
+ * For SAVED_NEW, e->tmp is made.
  */
 int saved_store_take(struct saved_store *s, const char *key_text, struct saved_entry *e);
 
