@@ -415,7 +415,12 @@ out:
 
 void saved_store_drop(struct saved_store *s, struct saved_entry *e)
 {
-	(void)s;
+	/* Its key was booted: the next boot saves it anew. */
+	char *seen = xasprintf("%s/%s" SEEN_MARK, s->dir, e->id);
+
+	if (file_write_atomic(seen, "", 0) < 0)
+		error_clear();
+	free(seen);
 	entry_remove(e->tmp ? e->tmp : e->dir);
 	free(e->tmp);
 	e->tmp = NULL;

@@ -108,7 +108,7 @@ int saved_store_take(struct saved_store *s, const char *key_text, struct saved_e
 int saved_store_publish(struct saved_store *s, struct saved_entry *e, const char *console,
 			const char *cmdline);
 
-/* Removes the entry (a damaged one, or a new one that was not saved). */
+/* Removes the entry (a damaged one, or a new one that was not saved); the next take of its key is SAVED_NEW. */
 void saved_store_drop(struct saved_store *s, struct saved_entry *e);
 
 /* Lets another boot take the key, and frees e's fields. */
