@@ -94,7 +94,11 @@ bool guest_conn_alive(struct guest_conn *gc);
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n);
 
 /*
- * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
+ * On a connection with guest_conn_restore() and a spec with base_cmdline,
+ * runs the boot through a saved guest (restore.h).  libvirt has no
+ * AUTODESTROY for a restore: on a daemon, the restored guest of a killed
+ * bench runs on until its /init reboots (each test has its own time limit),
+ * or for good if its kernel hangs.  Otherwise: starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
  * timeout_s passes or its console passes CONSOLE_MAX, destroying it
  * in the last two cases.  Returns 0 with the outcome, or
  * ERR_LIBVIRT (ERR_CPU for a CPU libvirt refuses) if it did not start.
