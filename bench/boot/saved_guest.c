@@ -213,6 +213,17 @@ out:
 	return ok;
 }
 
+/* A key's seen mark: an empty file, a hint that needs no fsync (a lost one costs a cold boot). */
+static int seen_mark(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return error_set_errno(ERR_CACHE, "cannot create '%s'", path);
+	close(fd);
+	return 0;
+}
+
 int saved_store_take(struct saved_store *s, const char *key_text, struct saved_entry *e)
 {
 	char *dir;
@@ -241,7 +252,7 @@ int saved_store_take(struct saved_store *s, const char *key_text, struct saved_e
 	}
 	char *seen = xasprintf("%s/%s" SEEN_MARK, s->dir, e->id);
 	bool first = !file_exists(seen);
-	int err = first ? file_write_atomic(seen, "", 0) : 0;
+	int err = first ? seen_mark(seen) : 0;
 	free(seen);
 	if (err < 0)
 		return err;
@@ -418,7 +429,7 @@ void saved_store_drop(struct saved_store *s, struct saved_entry *e)
 	/* Its key was booted: the next boot saves it anew. */
 	char *seen = xasprintf("%s/%s" SEEN_MARK, s->dir, e->id);
 
-	if (file_write_atomic(seen, "", 0) < 0)
+	if (seen_mark(seen) < 0)
 		error_clear();
 	free(seen);
 	entry_remove(e->tmp ? e->tmp : e->dir);
