@@ -13,6 +13,7 @@
 #include "rt/fresh.h"
 #include "rt/gcov.h"
 #include "rt/ktap.h"
+#include "rt/park.h"
 #include "rt/signal.h"
 #include "rt/sys.h"
 #include "rt/test.h"
@@ -26,6 +27,8 @@
 /* The kernel hands unknown key=value parameters of its command line to init as environment. */
 #define START_VARIABLE "fpubench_start="
 #define TESTS_VARIABLE "fpubench_tests="
+/* A boot to save: init parks before its tests (rt/park.h). */
+#define PARK_VARIABLE "fpubench_park="
 /* A coverage boot: the kernel has gcov data to send once the tests are done. */
 #define GCOV_VARIABLE "fpubench_gcov="
 
@@ -97,12 +100,11 @@ static int init_parse_start(const char *value)
 }
 
 /*
- * The number of the first test to run: K of fpubench_start=K, else 1.
+ * The number of the first test to run: K of fpubench_start=K (`value`), else 1.
  * The host sets it to go on after a test that took the kernel down.
  */
-static int init_first_test(const struct ktap *top, char **envp)
+static int init_first_test(const struct ktap *top, const char *value)
 {
-	const char *value = init_getenv(envp, START_VARIABLE);
 	int k;
 
 	if (!value)
@@ -246,6 +248,28 @@ static void test_run(struct ktap *top, int number, const struct gt_test *t)
 	ktap_diag(top, "fpubench: duration_ms %u", time_now_ms() - start);
 }
 
+/*
+ * Parks until the host restores this guest, which then runs the tests and
+ * from the start the host's line names; a guest that cannot park runs as its
+ * command line says, which is the whole command line of a cold boot.
+ */
+static void init_park(const struct ktap *top, struct park_request *req, const char **selected,
+		      const char **start)
+{
+	const char *what;
+	long err = park_wait(req);
+
+	if (err < 0) {
+		ktap_diag(top, "fpubench: cannot park (error %ld)", err);
+		return;
+	}
+	ktap_diag(top, "fpubench: restored");
+	*selected = req->tests && *req->tests ? req->tests : NULL;
+	*start = req->start;
+	if ((err = park_refresh(req, &what)) < 0)
+		ktap_diag(top, "fpubench: restored without a fresh %s (error %ld)", what, err);
+}
+
 static __attribute__((noreturn)) void init_reboot(const struct ktap *top)
 {
 	long err = sys_reboot(LINUX_REBOOT_CMD_RESTART);
@@ -260,6 +284,8 @@ int main(int argc, char **argv, char **envp)
 	const struct gt_test *tests = __start_gt_tests;
 	int count = (int)(__stop_gt_tests - __start_gt_tests);
 	const char *selected = init_getenv(envp, TESTS_VARIABLE);
+	const char *start = init_getenv(envp, START_VARIABLE);
+	struct park_request req;
 	struct ktap top;
 	int first;
 
@@ -270,7 +296,9 @@ int main(int argc, char **argv, char **envp)
 	ktap_header(&top);
 	init_print_cpu(&top);
 	ktap_plan(&top, count);
-	first = init_first_test(&top, envp);
+	if (init_getenv(envp, PARK_VARIABLE))
+		init_park(&top, &req, &selected, &start);
+	first = init_first_test(&top, start);
 	init_setup_timeouts(&top);
 	for (int number = first; number <= count; number++) {
 		if (init_test_selected(selected, tests[number - 1].name)) {

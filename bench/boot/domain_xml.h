@@ -19,4 +19,19 @@
 /* Builds the domain XML of spec; caller frees *out. */
 int domain_xml_build(const struct guest_spec *spec, char **out);
 
+/*
+ * What a guest that parks (bench/boot/saved_guest.h) has besides: its
+ * command line, a UUID that its restores keep (libvirt checks it), the
+ * host end of its second serial port (ttyS1), a unix socket QEMU listens
+ * on, and a console that QEMU appends to, after the saved console.
+ */
+struct domain_park {
+	const char *cmdline;
+	const char *uuid;
+	const char *socket;
+};
+
+int domain_xml_build_parked(const struct guest_spec *spec, const struct domain_park *park,
+			    char **out);
+
 #endif

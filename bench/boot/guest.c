@@ -2,11 +2,14 @@
 
 #include "cpu_check.h"
 #include "domain_xml.h"
+#include "guest_domain.h"
 #include "embed.h"
 #include "lib/clock.h"
 #include "lib/error.h"
 #include "lib/xalloc.h"
 #include "reaper.h"
+#include "saved_guest.h"
+#include "restore.h"
 #include "stage.h"
 #include "virt_log.h"
 #include "virt_loop.h"
@@ -24,7 +27,6 @@
 
 #define WAIT_SLICE_S 0.25	/* also how often the console's size is checked */
 #define POLL_ACTIVE_S 1.0	/* a safety net in case an event is lost */
-#define DESTROY_EVENT_WAIT_S 2.0
 /*
  * A guest keeps a core only half busy: libvirt's start handshake and the
  * 200 ms it sleeps in every destroy leave it idle (a crash boot lives 0.92 s
@@ -33,28 +35,14 @@
  */
 #define GUESTS_PER_CORE 2
 
-struct waiter {
-	const char *name;
-	int qemu;	/* pidfd of the domain's qemu, our child; or -1 */
-	bool stopped;
-	struct waiter *next;
-};
-
-struct guest_conn {
-	virConnectPtr conn;
-	int callback_id;
-	unsigned create_flags;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;	/* signalled when a waited-for domain stops */
-	struct waiter *waiters;
-	struct stage *stage;	/* or NULL: the host shares our filesystem */
-	char *state_dir;	/* embedded root's run/qemu, where qemu pids are; or NULL */
-};
-
 static volatile sig_atomic_t interrupted;
 
-/* Whether the console log grew past the cap; a missing log has not. */
-static bool console_flooded(const char *path)
+bool guest_interrupted(void)
+{
+	return interrupted;
+}
+
+bool console_flooded(const char *path)
 {
 	struct stat st;
 
@@ -160,6 +148,23 @@ int guest_conn_stage(struct guest_conn *gc, const char *dir)
 	return stage_open(&gc->stage, gc->conn, dir);
 }
 
+int guest_conn_restore(struct guest_conn *gc, const char *dir)
+{
+	unsigned long hv = 0, lib = 0;
+	int err;
+
+	if (gc->stage || gc->saves)
+		return 0;
+	if (virConnectGetVersion(gc->conn, &hv) < 0 || virConnectGetLibVersion(gc->conn, &lib) < 0)
+		return error_set(ERR_LIBVIRT, "cannot get the versions of libvirt: %s",
+				 virt_loop_last_error());
+	if ((err = saved_store_open(&gc->saves, dir, SAVED_STORE_MAX_BYTES)) < 0)
+		return err;
+	gc->qemu_version = xasprintf("%lu", hv);
+	gc->libvirt_version = xasprintf("%lu", lib);
+	return 0;
+}
+
 int guest_conn_capacity(struct guest_conn *gc, unsigned memory_mib)
 {
 	virNodeInfo info;
@@ -188,6 +193,9 @@ void guest_conn_free(struct guest_conn *gc)
 	if (!gc)
 		return;
 	stage_free(gc->stage);
+	saved_store_free(gc->saves);
+	free(gc->qemu_version);
+	free(gc->libvirt_version);
 	if (gc->conn) {
 		if (gc->callback_id >= 0)
 			virConnectDomainEventDeregisterAny(gc->conn, gc->callback_id);
@@ -204,7 +212,7 @@ int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size
 	return cpu_check_setups(gc->conn, setups, n);
 }
 
-static void waiter_remove(struct guest_conn *gc, struct waiter *w)
+void waiter_remove(struct guest_conn *gc, struct waiter *w)
 {
 	pthread_mutex_lock(&gc->lock);
 	for (struct waiter **p = &gc->waiters; *p; p = &(*p)->next) {
@@ -260,7 +268,7 @@ out:
 }
 
 /* Listens for a domain's events before it starts: a guest can stop before virDomainCreateXML returns. */
-static void waiter_add(struct guest_conn *gc, struct waiter *w)
+void waiter_add(struct guest_conn *gc, struct waiter *w)
 {
 	pthread_mutex_lock(&gc->lock);
 	w->next = gc->waiters;
@@ -269,7 +277,7 @@ static void waiter_add(struct guest_conn *gc, struct waiter *w)
 }
 
 /* Starts spec's domain; ERR_CPU for a CPU libvirt refuses, ERR_LIBVIRT otherwise. */
-static int domain_start(struct guest_conn *gc, const struct guest_spec *spec, const char *xml,
+int domain_start(struct guest_conn *gc, const struct guest_spec *spec, const char *xml,
 			virDomainPtr *dom)
 {
 	virErrorPtr e;
@@ -317,7 +325,7 @@ static int domain_poll(struct guest_conn *gc, virDomainPtr dom, struct waiter *w
  * interrupted, timeout_s passes or the console passes CONSOLE_MAX, and says
  * which in out.
  */
-static int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec *spec,
+int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec *spec,
 		       struct waiter *w, double start, double timeout_s, struct guest_outcome *out)
 {
 	double deadline = start + timeout_s, next_poll = start + POLL_ACTIVE_S;
@@ -353,17 +361,42 @@ static int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct gue
 	return err;
 }
 
-/* Destroys the domain and takes its stop event now, so it cannot reach a later guest of its name. */
-static void domain_destroy(struct guest_conn *gc, virDomainPtr dom, struct waiter *w)
+void domain_await_stop(struct guest_conn *gc, struct waiter *w)
 {
-	struct timespec ts;
+	struct timespec ts = monotonic_at(clock_seconds() + DESTROY_EVENT_WAIT_S);
 
-	virDomainDestroy(dom);
-	ts = monotonic_at(clock_seconds() + DESTROY_EVENT_WAIT_S);
 	pthread_mutex_lock(&gc->lock);
 	while (!w->stopped && pthread_cond_timedwait(&gc->cond, &gc->lock, &ts) == 0)
 		;
 	pthread_mutex_unlock(&gc->lock);
+}
+
+void domain_destroy(struct guest_conn *gc, virDomainPtr dom, struct waiter *w)
+{
+	virDomainDestroy(dom);
+	domain_await_stop(gc, w);
+}
+
+int domain_follow(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec *spec,
+		  struct waiter *w, double start, double timeout_s, struct guest_outcome *out)
+{
+	/* Its shutdown event ends its qemu at once (lifecycle_event). */
+	int qemu = gc->state_dir ? reaper_qemu_open(gc->state_dir, spec->name) : -1;
+	int err;
+
+	pthread_mutex_lock(&gc->lock);
+	w->qemu = qemu;
+	pthread_mutex_unlock(&gc->lock);
+	err = domain_wait(gc, dom, spec, w, start, timeout_s, out);
+	if (out->timed_out || out->flooded || out->interrupted)
+		domain_destroy(gc, dom, w);
+	out->seconds = clock_seconds() - start;
+	pthread_mutex_lock(&gc->lock);
+	w->qemu = -1;
+	pthread_mutex_unlock(&gc->lock);
+	if (qemu >= 0)
+		close(qemu);
+	return err;
 }
 
 static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
@@ -373,29 +406,20 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 	char *xml = NULL;
 	virDomainPtr dom;
 	double start;
-	int err = 0;
+	int err;
 
 	memset(out, 0, sizeof(*out));
+	if ((err = restore_run(gc, spec, timeout_s, out)) != 0)
+		return err > 0 ? 0 : err;
 	if ((err = domain_xml_build(spec, &xml)) < 0)
 		return err;
 	waiter_add(gc, &w);
 	start = clock_seconds();
-	if ((err = domain_start(gc, spec, xml, &dom)) < 0)
-		goto out;
-	/* Its shutdown event ends its qemu at once (lifecycle_event). */
-	int qemu = gc->state_dir ? reaper_qemu_open(gc->state_dir, spec->name) : -1;
-	pthread_mutex_lock(&gc->lock);
-	w.qemu = qemu;
-	pthread_mutex_unlock(&gc->lock);
-	err = domain_wait(gc, dom, spec, &w, start, timeout_s, out);
-	if (out->timed_out || out->flooded || out->interrupted)
-		domain_destroy(gc, dom, &w);
-	out->seconds = clock_seconds() - start;
-	virDomainFree(dom);
-out:
+	if ((err = domain_start(gc, spec, xml, &dom)) == 0) {
+		err = domain_follow(gc, dom, spec, &w, start, timeout_s, out);
+		virDomainFree(dom);
+	}
 	waiter_remove(gc, &w);
-	if (w.qemu >= 0)
-		close(w.qemu);
 	free(xml);
 	return err;
 }

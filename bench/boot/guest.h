@@ -41,13 +41,23 @@ struct guest_spec {
 	const char *console;	/* the serial console's log file */
 	const struct cpu_setup *cpu;
 	unsigned memory_mib;
+	/*
+	 * For a restore (guest_conn_restore()); a spec without base_cmdline
+	 * boots cold.  base_cmdline is cmdline without the tests and start,
+	 * which a restored guest is told instead.
+	 */
+	const char *base_cmdline;
+	const char *build_id;
+	const char *tests;	/* comma-separated, or NULL: all */
+	int start;		/* the first test's number, from 1 */
 };
 
 struct guest_outcome {
 	bool timed_out;		/* destroyed after the time limit */
 	bool flooded;		/* destroyed when its console passed CONSOLE_MAX */
 	bool interrupted;	/* destroyed because the bench was told to stop */
-	double seconds;		/* from start to stop */
+	double seconds;		/* from start (or restore) to stop */
+	bool restored;		/* restored from a saved guest, not booted */
 };
 
 /*
@@ -65,6 +75,13 @@ void guest_conn_free(struct guest_conn *gc);
 int guest_conn_stage(struct guest_conn *gc, const char *dir);
 
 /*
+ * Makes the connection run its boots through saved guests in `dir` (see
+ * restore.h).  A connection that stages files (a remote host) boots every
+ * guest cold: its images would have to come back over the connection.
+ */
+int guest_conn_restore(struct guest_conn *gc, const char *dir);
+
+/*
  * How many guests of memory_mib the host can run at once: two per core,
  * fewer when its free memory does not hold them; at least 1.
  */
@@ -77,7 +94,11 @@ bool guest_conn_alive(struct guest_conn *gc);
 int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size_t n);
 
 /*
- * Starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
+ * On a connection with guest_conn_restore() and a spec with base_cmdline,
+ * runs the boot through a saved guest (restore.h).  libvirt has no
+ * AUTODESTROY for a restore: on a daemon, the restored guest of a killed
+ * bench runs on until its /init reboots (each test has its own time limit),
+ * or for good if its kernel hangs.  Otherwise: starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
  * timeout_s passes or its console passes CONSOLE_MAX, destroying it
  * in the last two cases.  Returns 0 with the outcome, or
  * ERR_LIBVIRT (ERR_CPU for a CPU libvirt refuses) if it did not start.

@@ -147,6 +147,13 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* The tests, comma-separated, as init's fpubench_tests= takes them. */
+static void tests_join(struct strbuf *sb, const char *const *tests, size_t ntests)
+{
+	for (size_t i = 0; i < ntests; i++)
+		strbuf_addf(sb, "%s%s", i ? "," : "", tests[i]);
+}
+
 void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
 			 const char *const *tests, size_t ntests, int start)
 {
@@ -154,8 +161,10 @@ void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
 	if (*cpu->cmdline)
 		strbuf_addf(cmdline, " %s", cpu->cmdline);
 	/* init runs only these, so that a boot costs only what is judged. */
-	for (size_t i = 0; i < ntests; i++)
-		strbuf_addf(cmdline, "%s%s", i ? "," : " fpubench_tests=", tests[i]);
+	if (ntests) {
+		strbuf_addstr(cmdline, " fpubench_tests=");
+		tests_join(cmdline, tests, ntests);
+	}
 	if (start > 1)
 		strbuf_addf(cmdline, " fpubench_start=%d", start);
 }
@@ -206,7 +215,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 				      boot);
 	char *console = xasprintf("%s/%s", o->run_dir, console_rel);
 	char *name = xasprintf(GUEST_NAME_PREFIX "%s-%d-%zu-%d", o->run_id, o->round, g->index, boot);
-	struct strbuf cmdline = STRBUF_INIT, text = STRBUF_INIT;
+	struct strbuf cmdline = STRBUF_INIT, base = STRBUF_INIT, tests = STRBUF_INIT, text = STRBUF_INIT;
 	struct console_report *report = NULL;
 	struct guest_outcome outcome;
 	struct matrix_job job = { NULL, NULL };
@@ -214,6 +223,9 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	int err;
 
 	matrix_boot_cmdline(&cmdline, g->cpu, o->tests, o->ntests, start);
+	/* A restored guest is told its tests and start instead (guest_spec). */
+	matrix_boot_cmdline(&base, g->cpu, NULL, 0, 1);
+	tests_join(&tests, o->tests, o->ntests);
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
@@ -222,6 +234,10 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.console = console,
 		.cpu = g->cpu,
 		.memory_mib = MATRIX_GUEST_MEMORY_MIB,
+		.base_cmdline = base.buf,
+		.build_id = g->kernel->build_id,
+		.tests = o->ntests ? tests.buf : NULL,
+		.start = start,
 	};
 	*resume = 0;
 	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
@@ -262,6 +278,8 @@ out:
 	free(job.url);
 	console_report_free(report);
 	strbuf_release(&cmdline);
+	strbuf_release(&base);
+	strbuf_release(&tests);
 	strbuf_release(&text);
 	free(slug);
 	free(console_rel);

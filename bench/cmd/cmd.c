@@ -395,6 +395,7 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 		.jobs = o->jobs,
 		.guests = o->guests,
 		.timeout_s = o->timeout_s,
+		.restore = !o->no_restore,
 		.expects = c ? c->expects : NULL,
 		.nexpects = c ? c->nexpects : 0,
 		.append = o->append,

@@ -407,6 +407,7 @@ static const struct opt bisect_options[] = {
 	OPT_ROW_RESULTS,
 	OPT_ROW_JOBS,
 	OPT_ROW_TIMEOUT,
+	OPT_ROW_NO_RESTORE,
 	OPT_END,
 };
 

@@ -82,6 +82,7 @@ struct options {
 	bool rules;		/* console: print the title rules instead of scanning */
 	bool fixed;		/* bisect: find the fix, BAD an ancestor of GOOD */
 	bool verbose;		/* run, test: the whole matrix, not only the summary */
+	bool no_restore;	/* run, test, bisect: boot every guest cold */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;
@@ -206,10 +207,14 @@ struct opt {
 	{ "verbose", 'v', NULL, OPT_FLAG, OPT_FIELD(verbose), 0, 0, \
 	  "print every cell, not only the summary with those that missed their expectation" }
 
+#define OPT_ROW_NO_RESTORE \
+	{ "no-restore", 0, NULL, OPT_FLAG, OPT_FIELD(no_restore), 0, 0, \
+	  "boot every guest cold, not from the cache's saved guests" }
+
 /* The rows of the two commands that build, boot and report a matrix: run and test. */
 #define OPT_ROWS_MATRIX \
 	OPT_ROW_CACHE, OPT_ROW_PATCHES, OPT_ROW_TARBALL, OPT_ROW_RESULTS, OPT_ROW_GUEST_DIR, \
-	OPT_ROW_JOBS, OPT_ROW_TIMEOUT, OPT_ROW_VERBOSE
+	OPT_ROW_JOBS, OPT_ROW_TIMEOUT, OPT_ROW_NO_RESTORE, OPT_ROW_VERBOSE
 
 /* A command: its name, its help, its option rows and what runs it. */
 struct command_def {

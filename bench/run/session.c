@@ -169,6 +169,14 @@ static int host_connect(struct session *s, struct matrix_host *h, const char *st
 		stage = DEFAULT_STAGE_DIR;
 	if (stage && (err = guest_conn_stage(h->conn, stage)) < 0)
 		return err;
+	if (s->cfg.restore) {
+		char *saves = xasprintf("%s/" SESSION_SAVES_DIR, s->tree->cache);
+
+		err = guest_conn_restore(h->conn, saves);
+		free(saves);
+		if (err < 0)
+			return err;
+	}
 	if (!h->jobs)
 		h->jobs = guest_conn_capacity(h->conn, MATRIX_GUEST_MEMORY_MIB);
 	/* Without [host]s the setups were checked against this machine's libvirt already. */

@@ -21,6 +21,9 @@
 
 struct guest_conn;
 
+/* The cache's saved guests, under its lock like its builds. */
+#define SESSION_SAVES_DIR "saves"
+
 struct session_config {
 	const char *cache;
 	const struct conf_host *hosts;	/* none: the embedded driver in the cache, unless labs */
@@ -40,6 +43,7 @@ struct session_config {
 	int jobs;		/* make jobs */
 	int guests;		/* guests at once per host unless its spec says; 0: what it holds */
 	double timeout_s;
+	bool restore;		/* boot through the cache's saved guests (boot/restore.h) */
 	const struct expect_rule *expects;	/* the [expect] rules; none: every cell is to pass */
 	size_t nexpects;
 	const char *append;	/* kernel parameters for every setup, or NULL */

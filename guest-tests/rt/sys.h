@@ -212,6 +212,17 @@ static inline long sys_lseek(int fd, long offset, int whence)
 	return sys_call3(__NR_lseek, fd, offset, whence);
 }
 
+/* mode holds the file type too (S_IFCHR | 0600); dev is (major << 8) | minor for small numbers. */
+static inline long sys_mknod(const char *path, int mode, unsigned dev)
+{
+	return sys_call3(__NR_mknod, (long)path, mode, (long)dev);
+}
+
+static inline long sys_clock_settime64(int clock, const struct __kernel_timespec *ts)
+{
+	return sys_call3(__NR_clock_settime64, clock, (long)ts, 0);
+}
+
 static inline long sys_mkdir(const char *path, int mode)
 {
 	return sys_call3(__NR_mkdir, (long)path, mode, 0);

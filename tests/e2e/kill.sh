@@ -23,8 +23,11 @@ HISTORY="$WORK/history.db"
 RUN="$FPUBENCH run --results $WORK/results --history $HISTORY --cpu pentium2,-fxsr --cpu qemu32"
 failed=0
 
+CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
+# Only this cache's guests: qemu names its embedded root's files; other benches
+# on a shared machine run guests of their own.
 bench_qemus() {
-	pgrep -f '[q]emu-system-i386.*guest=fpubench-' || true
+	pgrep -f "[q]emu-system-i386.*guest=fpubench-.*$CACHE/libvirt/" || true
 }
 
 i=1
@@ -53,7 +56,6 @@ else
 	echo "ok - no qemu of the bench left running"
 fi
 
-CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 state=$(ls "$CACHE/libvirt/run/qemu" 2>/dev/null | grep '^fpubench-' || true)
 if [ -z "$state" ]; then
 	echo "ok - no domain state of the bench left in the libvirt root"

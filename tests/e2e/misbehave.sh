@@ -102,9 +102,14 @@ console_below() {	# console_below NAME BYTES: every console log of NAME is small
 	done
 }
 
+# A guest booted to be saved, or restored, is named by its save (bench/boot/restore.c),
+# not by the run: the run's libvirt.log names every domain it warned about.
+run_domains() {	# run_domains NAME: the domains of NAME's run, first booted first
+	grep -o "name='fpubench-[^']*'" "$WORK/$1/latest/libvirt.log" 2>/dev/null | cut -d "'" -f 2 | awk '!seen[$0]++'
+}
+
 qemu_line() {	# qemu_line NAME: the QEMU command line libvirt logged for NAME's first guest
-	id=$(basename "$(readlink -f "$WORK/$1/latest")")
-	cat "$CACHE/libvirt/log/qemu/fpubench-$id-1-0-1.log" 2>/dev/null
+	cat "$CACHE/libvirt/log/qemu/$(run_domains "$1" | head -n 1).log" 2>/dev/null
 }
 
 no_network_or_host_files() {	# no_network_or_host_files NAME
@@ -115,11 +120,12 @@ no_network_or_host_files() {	# no_network_or_host_files NAME
 
 none_left() {	# none_left: no QEMU of these runs is still running
 	for d in "$WORK"/*/latest; do
-		id=$(basename "$(readlink -f "$d")")
-		if pgrep -f "[q]emu-system.*guest=fpubench-$id-" >/dev/null; then
-			echo "# a guest of run $id is still running"
-			return 1
-		fi
+		for dom in $(run_domains "$(basename "$(dirname "$d")")"); do
+			if pgrep -f "[q]emu-system.*guest=$dom," >/dev/null; then
+				echo "# guest $dom of $d is still running"
+				return 1
+			fi
+		done
 	done
 }
 
