@@ -27,6 +27,7 @@
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
+#include "rt/ptrace.h"
 #include "rt/signal.h"
 #include "rt/sys.h"
 #include "rt/test.h"
@@ -39,8 +40,7 @@
 #include <asm/unistd.h>
 #include <linux/ptrace.h>
 
-#define STOPPED_BY(sig) (((sig) << 8) | 0x7f)
-#define SYSCALL_STOP STOPPED_BY(SIGTRAP | 0x80)	/* PTRACE_O_TRACESYSGOOD */
+#define SYSCALL_STOP PTRACE_STOPPED_BY(SIGTRAP | 0x80)	/* PTRACE_O_TRACESYSGOOD */
 #define ORIG_EAX_OFFSET (11 * 4)		/* struct user_regs_struct's orig_eax */
 #define EDITED_CW 0x027f
 #define STOPPED_MAX_STOPS 64
@@ -108,12 +108,12 @@ static long stopped_trace(long pid, long *status)
 	bool in_syscall = false;
 
 	*status = proc_wait(pid);
-	if (*status != STOPPED_BY(SIGSTOP))
+	if (*status != PTRACE_STOPPED_BY(SIGSTOP))
 		return -1000;
 	err = sys_ptrace(PTRACE_SETOPTIONS, (int)pid, 0, PTRACE_O_TRACESYSGOOD);
 	for (int i = 0; err == 0 && i < STOPPED_MAX_STOPS; i++) {
 		err = sys_ptrace(PTRACE_SYSCALL, (int)pid, 0,
-				 *status == STOPPED_BY(SIGUSR1) ? SIGUSR1 : 0);
+				 *status == PTRACE_STOPPED_BY(SIGUSR1) ? SIGUSR1 : 0);
 		if (err)
 			break;
 		*status = proc_wait(pid);
