@@ -24,9 +24,7 @@ int main(int argc, char **argv, char **envp)
 	(void)envp;
 	for (size_t i = 0; i < sizeof(flood_buf); i++)
 		flood_buf[i] = FLOOD_LINE[i % (sizeof(FLOOD_LINE) - 1)];
-	ktap_init(&top, 0);
-	ktap_header(&top);
-	ktap_plan(&top, 1);
+	mb_start(&top, 1);
 	mb_begin(&top, 1, "flood");
 	for (;;)
 		mb_raw(flood_buf, sizeof(flood_buf));

@@ -74,9 +74,7 @@ int main(int argc, char **argv, char **envp)
 
 	(void)argc;
 	(void)argv;
-	ktap_init(&top, 0);
-	ktap_header(&top);
-	ktap_plan(&top, 1);
+	mb_start(&top, 1);
 	mb_begin(&top, 1, "lkdtm");
 	if (!type) {
 		ktap_result_directive(&top, false, "lkdtm", "no LKDTM=TYPE on the kernel command line");

@@ -35,6 +35,13 @@ void mb_reboot(const struct ktap *top)
 	mb_hang();
 }
 
+void mb_start(struct ktap *top, int plan)
+{
+	ktap_init(top, 0);
+	ktap_header(top);
+	ktap_plan(top, plan);
+}
+
 void mb_begin(struct ktap *top, int number, const char *name)
 {
 	struct ktap subtests;

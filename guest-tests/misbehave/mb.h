@@ -26,6 +26,9 @@ __attribute__((noreturn)) void mb_hang(void);
 /* Ends the guest as init does: reboot, which the host turns into destroy. */
 __attribute__((noreturn)) void mb_reboot(const struct ktap *top);
 
+/* The top level's KTAP header and a plan of `plan` tests, as init prints them. */
+void mb_start(struct ktap *top, int plan);
+
 /* "# fpubench: begin K name" and the test's KTAP header, as init prints them. */
 void mb_begin(struct ktap *top, int number, const char *name);
 

@@ -11,9 +11,7 @@ int main(int argc, char **argv, char **envp)
 	(void)argc;
 	(void)argv;
 	(void)envp;
-	ktap_init(&top, 0);
-	ktap_header(&top);
-	ktap_plan(&top, 3);
+	mb_start(&top, 3);
 	mb_pass(&top, 1, "plan_first");
 	mb_pass(&top, 2, "plan_second");
 	mb_done(&top);

@@ -12,9 +12,7 @@ int main(int argc, char **argv, char **envp)
 	(void)argc;
 	(void)argv;
 	(void)envp;
-	ktap_init(&top, 0);
-	ktap_header(&top);
-	ktap_plan(&top, 2);
+	mb_start(&top, 2);
 	mb_pass(&top, 1, "stall_first");
 	mb_hang();
 }

@@ -19,9 +19,7 @@ int main(int argc, char **argv, char **envp)
 	(void)argc;
 	(void)argv;
 	(void)envp;
-	ktap_init(&top, 0);
-	ktap_header(&top);
-	ktap_plan(&top, 1);
+	mb_start(&top, 1);
 	mb_begin(&top, 1, "triple");
 	__asm__ volatile("ud2");
 	mb_hang();
