@@ -33,7 +33,12 @@
  *              memory does not fit (elf_core_dump() stops at its first
  *              segment): the file is no larger, the wait status still says
  *              core dumped, and the notes, which come first, are whole, the
- *              NT_PRFPREG the loaded state.
+ *              NT_PRFPREG the loaded state;
+ *   traced     the child is traced: at the SIGILL's delivery stop the
+ *              tracer loads values of its own and lets the signal through,
+ *              so the dump starts with TIF_NEED_FPU_LOAD set and the
+ *              tracer's values in the FPU; fpu_sync_fpstate() must then
+ *              keep the saved state, and the NT_PRFPREG is the loaded one.
  *
  * A kernel that writes no core (CONFIG_COREDUMP=n) skips the whole test.
  */
@@ -42,6 +47,7 @@
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
+#include "rt/ptrace.h"
 #include "rt/sys.h"
 #include "rt/task.h"
 #include "rt/test.h"
@@ -53,6 +59,7 @@
 #include <asm/signal.h>
 #include <linux/elf.h>
 #include <linux/elf-em.h>
+#include <linux/ptrace.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -189,6 +196,57 @@ static void core_read(struct core_file *f)
 	sys_close((int)fd);
 }
 
+/* What a crashing child left: the errors on the way, its wait status, its result and its core. */
+struct core_run {
+	long err;		/* of mkdir or fork: 0 */
+	long status;		/* wait status, -1 if not reaped */
+	long got;		/* bytes of the child's result */
+	long pid;
+	struct core_file f;
+};
+
+/*
+ * Runs fn(write_fd, arg) in a child in a fresh CORE_DIR, with `tracer`
+ * (when not NULL) as the child's tracer until it dies, reads the child's
+ * result and its core into `r`, and removes both.
+ */
+static void core_dump(struct core_run *r, int (*fn)(int write_fd, void *arg), void *arg,
+		      void (*tracer)(long pid), void *result, size_t size)
+{
+	struct proc_child child = { 0 };
+
+	r->status = -1;
+	r->got = 0;
+	r->err = sys_mkdir(CORE_DIR, 0700);
+	sys_unlink(CORE_FILE);
+	if (r->err == -EEXIST)
+		r->err = 0;
+	if (r->err == 0)
+		r->err = proc_start(&child, fn, arg);
+	if (r->err == 0 && tracer)
+		tracer(child.pid);
+	if (r->err == 0)
+		r->status = proc_finish(&child, result, size, &r->got);
+	r->pid = child.pid;
+	core_read(&r->f);
+	sys_unlink(CORE_FILE);
+	sys_rmdir(CORE_DIR);
+}
+
+/* The checks every dump shares: it dumped after `signal` and left an ELF core with notes. */
+static void core_check_dumped(struct ktap_check *check, const struct core_run *r, int signal)
+{
+	ktap_check_expect(check, r->err == 0, "expected mkdir and fork to succeed, got %ld", r->err);
+	ktap_check_expect(check, r->status == (CORE_WAIT_CORE | signal),
+			  "expected wait status 0x%x (signal %d, core dumped), got 0x%lx",
+			  CORE_WAIT_CORE | signal, signal, r->status);
+	ktap_check_expect(check, r->f.err == 0, "expected to read '%s', got error %ld", CORE_FILE,
+			  r->f.err);
+	ktap_check_expect(check, r->f.elf, "expected an ELF32 ET_CORE file for EM_386, got another");
+	ktap_check_expect(check, r->f.notes_len > 0, "expected a PT_NOTE, got %ld bytes",
+			  r->f.notes_len);
+}
+
 /*
  * The descriptor of the first note of `type` at or after *from, its size in
  * *size; NULL if none.  *from moves past it.
@@ -266,119 +324,115 @@ static void core_check_thread(struct ktap_check *check, long len, long *from, co
 
 static void core_run_threads(struct ktap *subtests)
 {
+	static struct core_run r;
 	struct ktap_check check;
-	struct proc_child child;
-	struct core_file f = { 0 };
-	long err, status = -1, got = 0, ids[2] = { 0, 0 }, from = 0;
+	long ids[2] = { 0, 0 }, from = 0;
 
-	err = sys_mkdir(CORE_DIR, 0700);
-	sys_unlink(CORE_FILE);
-	if (err == 0 || err == -EEXIST)
-		err = proc_start(&child, core_crash_threads, NULL);
-	if (err == 0)
-		status = proc_finish(&child, ids, sizeof(ids), &got);
-	core_read(&f);
-	sys_unlink(CORE_FILE);
-	sys_rmdir(CORE_DIR);
-
+	core_dump(&r, core_crash_threads, NULL, NULL, ids, sizeof(ids));
 	ktap_check_begin(&check);
-	ktap_check_expect(&check, err == 0 && got == (long)sizeof(ids),
-			  "expected mkdir, fork and the ids to come, got %ld and %ld bytes", err, got);
-	ktap_check_expect(&check, status == (CORE_WAIT_CORE | SIGILL),
-			  "expected wait status 0x%x (SIGILL, core dumped), got 0x%lx",
-			  CORE_WAIT_CORE | SIGILL, status);
-	ktap_check_expect(&check, f.err == 0 && f.elf && f.notes_len > 0,
-			  "expected an ELF core with notes, got error %ld, %d, %ld bytes", f.err,
-			  f.elf, f.notes_len);
-	if (f.notes_len > 0 && got == (long)sizeof(ids)) {
-		core_check_thread(&check, f.notes_len, &from, "dumping thread", ids[1],
+	core_check_dumped(&check, &r, SIGILL);
+	ktap_check_expect(&check, r.got == (long)sizeof(ids), "expected the ids, got %ld bytes",
+			  r.got);
+	if (r.f.notes_len > 0 && r.got == (long)sizeof(ids)) {
+		core_check_thread(&check, r.f.notes_len, &from, "dumping thread", ids[1],
 				  &thread_spec);
-		core_check_thread(&check, f.notes_len, &from, "leader", ids[0], &core_spec);
+		core_check_thread(&check, r.f.notes_len, &from, "leader", ids[0], &core_spec);
 	}
 	ktap_check_end(subtests, &check, "threads");
 }
 
 static void core_run_truncated(struct ktap *subtests)
 {
-	const struct rlimit small = { CORE_SMALL_LIMIT, CORE_SMALL_LIMIT };
+	static const struct rlimit small = { CORE_SMALL_LIMIT, CORE_SMALL_LIMIT };
+	static struct core_run r;
 	struct ktap_check check;
-	struct proc_child child = { 0 };
-	struct core_file f = { 0 };
-	long err, status = -1, got = 0, from = 0;
+	long from = 0;
 	char none;
 
-	err = sys_mkdir(CORE_DIR, 0700);
-	sys_unlink(CORE_FILE);
-	if (err == 0 || err == -EEXIST)
-		err = proc_start(&child, core_crash, (void *)&small);
-	if (err == 0)
-		status = proc_finish(&child, &none, sizeof(none), &got);
-	core_read(&f);
-	sys_unlink(CORE_FILE);
-	sys_rmdir(CORE_DIR);
-
+	core_dump(&r, core_crash, (void *)&small, NULL, &none, sizeof(none));
 	ktap_check_begin(&check);
-	ktap_check_expect(&check, err == 0, "expected mkdir and fork to succeed, got %ld", err);
-	ktap_check_expect(&check, status == (CORE_WAIT_CORE | SIGILL),
-			  "expected wait status 0x%x (SIGILL, core dumped), got 0x%lx",
-			  CORE_WAIT_CORE | SIGILL, status);
-	ktap_check_expect(&check, f.err == 0 && f.elf && f.notes_len > 0,
-			  "expected an ELF core with notes, got error %ld, %d, %ld bytes", f.err,
-			  f.elf, f.notes_len);
-	ktap_check_expect(&check, f.size > 0 && f.size <= CORE_SMALL_LIMIT,
-			  "expected a core of at most %d bytes, got %ld", CORE_SMALL_LIMIT, f.size);
-	ktap_check_expect(&check, f.notes_end > 0 && f.notes_end <= f.size,
+	core_check_dumped(&check, &r, SIGILL);
+	ktap_check_expect(&check, r.f.size > 0 && r.f.size <= CORE_SMALL_LIMIT,
+			  "expected a core of at most %d bytes, got %ld", CORE_SMALL_LIMIT, r.f.size);
+	ktap_check_expect(&check, r.f.notes_end > 0 && r.f.notes_end <= r.f.size,
 			  "expected the notes whole in the file, they end at %ld of %ld bytes",
-			  f.notes_end, f.size);
-	if (f.notes_len > 0 && f.notes_end <= f.size)
-		core_check_thread(&check, f.notes_len, &from, "task", child.pid, &core_spec);
+			  r.f.notes_end, r.f.size);
+	if (r.f.notes_len > 0 && r.f.notes_end <= r.f.size)
+		core_check_thread(&check, r.f.notes_len, &from, "task", r.pid, &core_spec);
 	ktap_check_end(subtests, &check, "truncated");
+}
+
+static const long double tracer_values[] = { 6.0L, -0.75L, 1e-3L, 42.0L };
+static const struct fpstate_spec tracer_spec = {
+	.cw = 0x0f7f,
+	.sw_flags = X87_SW_C3 | X87_SW_C1,
+	.count = ARRAY_SIZE(tracer_values),
+	.values = tracer_values,
+};
+static long core_traced_stop;
+
+/* core_crash() under its parent's ptrace: it stops at the SIGILL's delivery. */
+static int core_crash_traced(int write_fd, void *arg)
+{
+	if (sys_ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+		return 100;
+	return core_crash(write_fd, arg);
+}
+
+/* At the SIGILL stop, loads values of its own, so that the child dumps with them in the FPU. */
+static void core_trace(long pid)
+{
+	core_traced_stop = proc_wait(pid);
+	fpstate_load(&tracer_spec);
+	sys_ptrace(PTRACE_CONT, (int)pid, 0,
+		   core_traced_stop == PTRACE_STOPPED_BY(SIGILL) ? SIGILL : SIGKILL);
+	x87_init();
+}
+
+static void core_run_traced(struct ktap *subtests)
+{
+	static struct core_run r;
+	struct ktap_check check;
+	long from = 0;
+	char none;
+
+	core_dump(&r, core_crash_traced, NULL, core_trace, &none, sizeof(none));
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, core_traced_stop == PTRACE_STOPPED_BY(SIGILL),
+			  "expected a stop at SIGILL, got status 0x%lx", core_traced_stop);
+	core_check_dumped(&check, &r, SIGILL);
+	if (r.f.notes_len > 0)
+		core_check_thread(&check, r.f.notes_len, &from, "task", r.pid, &core_spec);
+	ktap_check_end(subtests, &check, "traced");
 }
 
 static void core_run(struct ktap *subtests)
 {
+	static struct core_run r;
 	struct ktap_check check;
-	struct proc_child child;
-	struct core_file f = { 0 };
 	struct x87_fsave want;
 	const uint8_t *fp = NULL, *fx = NULL;
 	uint32_t fp_size = 0, fx_size = 0;
 	bool kernel_fxsr = (auxv_get(AT_HWCAP) & AUXV_HWCAP_FXSR) != 0;
-	long err, status = -1, got;
 	char none;
 
-	err = sys_mkdir(CORE_DIR, 0700);
-	sys_unlink(CORE_FILE);
-	if (err == 0 || err == -EEXIST)
-		err = proc_start(&child, core_crash, NULL);
-	if (err == 0)
-		status = proc_finish(&child, &none, sizeof(none), &got);
-	if (err == 0 && status >= 0 && !(status & CORE_WAIT_CORE) && (status & 0x7f) == SIGILL) {
-		sys_rmdir(CORE_DIR);
+	core_dump(&r, core_crash, NULL, NULL, &none, sizeof(none));
+	if (r.err == 0 && r.status >= 0 && !(r.status & CORE_WAIT_CORE) &&
+	    (r.status & 0x7f) == SIGILL) {
 		ktap_skip_all(subtests, "the kernel wrote no core dump (CONFIG_COREDUMP is off)");
 		return;
 	}
-	ktap_plan(subtests, 5);
-	core_read(&f);
-	sys_unlink(CORE_FILE);
-	sys_rmdir(CORE_DIR);
+	ktap_plan(subtests, 6);
 	fpstate_build(&want, &core_spec);
-	if (f.notes_len > 0) {
+	if (r.f.notes_len > 0) {
 		long from_fp = 0, from_fx = 0;
 
-		fp = core_find_note(f.notes_len, NT_PRFPREG, &from_fp, &fp_size);
-		fx = core_find_note(f.notes_len, NT_PRXFPREG, &from_fx, &fx_size);
+		fp = core_find_note(r.f.notes_len, NT_PRFPREG, &from_fp, &fp_size);
+		fx = core_find_note(r.f.notes_len, NT_PRXFPREG, &from_fx, &fx_size);
 	}
 
 	ktap_check_begin(&check);
-	ktap_check_expect(&check, err == 0, "expected mkdir and fork to succeed, got %ld", err);
-	ktap_check_expect(&check, status == (CORE_WAIT_CORE | SIGILL),
-			  "expected wait status 0x%x (SIGILL, core dumped), got 0x%lx",
-			  CORE_WAIT_CORE | SIGILL, status);
-	ktap_check_expect(&check, f.err == 0, "expected to read '%s', got error %ld", CORE_FILE,
-			  f.err);
-	ktap_check_expect(&check, f.elf, "expected an ELF32 ET_CORE file for EM_386, got another");
-	ktap_check_expect(&check, f.notes_len > 0, "expected a PT_NOTE, got %ld bytes", f.notes_len);
+	core_check_dumped(&check, &r, SIGILL);
 	ktap_check_end(subtests, &check, "dumped");
 
 	ktap_check_begin(&check);
@@ -412,10 +466,12 @@ static void core_run(struct ktap *subtests)
 	}
 	core_run_threads(subtests);
 	core_run_truncated(subtests);
+	core_run_traced(subtests);
 }
 
 GT_TEST("fpu_coredump", 10, core_run,
 	GT_TAGS(GT_FUNC("fill_thread_core_info"), GT_FUNC("fill_note_info"), GT_FUNC("fpregs_get"),
-		GT_FUNC("xfpregs_get"), GT_FUNC("regset_xregset_fpregs_active")),
+		GT_FUNC("xfpregs_get"), GT_FUNC("regset_xregset_fpregs_active"),
+		GT_FUNC("fpu_sync_fpstate")),
 	"fill_thread_core_info() in fs/binfmt_elf.c with fpregs_get(), xfpregs_get() in "
 	"arch/x86/kernel/fpu/regset.c: a core's NT_PRFPREG is each thread's x87 state at death");

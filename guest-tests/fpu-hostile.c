@@ -36,12 +36,22 @@
  * child ended, the SIGSEGVs, and the state: the init state (FCW 0x037f,
  * FSW 0, all empty, registers zero) or the one written.  The kernel must
  * not oops, which the host sees.
+ *
+ * The "_stopped" cases run the child under its parent's PTRACE_SYSCALL,
+ * and the parent loads values of its own at every stop: the child enters
+ * rt_sigreturn's restore with TIF_NEED_FPU_LOAD set and the tracer's values
+ * in the FPU, and is switched out again at the exit stop before it returns
+ * to user space.  fpu__clear_user_states() must then leave the init state
+ * in the registers and mark them current's (fpregs_mark_activate()), so
+ * that neither the exit stop's switch nor the return reloads the handler's
+ * state saved at the entry stop.
  */
 #include "rt/auxv.h"
 #include "rt/fpstate.h"
 #include "rt/fresh.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
+#include "rt/ptrace.h"
 #include "rt/signal.h"
 #include "rt/sys.h"
 #include "rt/test.h"
@@ -50,6 +60,7 @@
 #include <asm-generic/errno-base.h>
 #include <asm-generic/mman-common.h>
 #include <linux/mman.h>
+#include <linux/ptrace.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -60,6 +71,8 @@
 #define HOSTILE_CROSS_BYTES 40u			/* of the image before the unmapped page */
 #define HOSTILE_MXCSR_OFFSET (112u + 24u)
 #define HOSTILE_EXIT_SEGV_LOOP 99		/* a second SIGSEGV: the child gives up */
+#define HOSTILE_EXIT_TRACEME 98			/* PTRACE_TRACEME failed */
+#define HOSTILE_MAX_STOPS 64			/* a traced child makes about 12 */
 /* An FXSR image whose last 24 bytes are the kernel's, its first 400 in the top user page. */
 #define HOSTILE_FXSR_TAIL_START (HOSTILE_KERNEL_START - HOSTILE_FXSR_SIZE + 24u)
 #define HOSTILE_TOP_PAGE (HOSTILE_KERNEL_START - HOSTILE_PAGE)
@@ -86,18 +99,21 @@ struct hostile_case {
 	const char *name;
 	enum hostile_how how;
 	enum hostile_expect expect;
+	bool stopped;		/* traced, stopped at every system call */
 };
 
 static const struct hostile_case hostile_cases[] = {
-	{ "kernel", HOSTILE_KERNEL, HOSTILE_EXPECT_SEGV },
-	{ "kernel_straddle", HOSTILE_STRADDLE, HOSTILE_EXPECT_SEGV },
-	{ "kernel_fxsr_tail", HOSTILE_FXSR_TAIL, HOSTILE_EXPECT_SEGV },
-	{ "unmapped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV },
-	{ "page_cross", HOSTILE_PAGE_CROSS, HOSTILE_EXPECT_SEGV },
-	{ "null", HOSTILE_NULL, HOSTILE_EXPECT_INIT },
-	{ "misaligned", HOSTILE_MISALIGNED, HOSTILE_EXPECT_WRITTEN },
-	{ "bad_sw_bytes", HOSTILE_BAD_SW_BYTES, HOSTILE_EXPECT_WRITTEN },
-	{ "mxcsr_reserved", HOSTILE_MXCSR, HOSTILE_EXPECT_WRITTEN },
+	{ "kernel", HOSTILE_KERNEL, HOSTILE_EXPECT_SEGV, false },
+	{ "kernel_straddle", HOSTILE_STRADDLE, HOSTILE_EXPECT_SEGV, false },
+	{ "kernel_fxsr_tail", HOSTILE_FXSR_TAIL, HOSTILE_EXPECT_SEGV, false },
+	{ "unmapped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, false },
+	{ "page_cross", HOSTILE_PAGE_CROSS, HOSTILE_EXPECT_SEGV, false },
+	{ "null", HOSTILE_NULL, HOSTILE_EXPECT_INIT, false },
+	{ "misaligned", HOSTILE_MISALIGNED, HOSTILE_EXPECT_WRITTEN, false },
+	{ "bad_sw_bytes", HOSTILE_BAD_SW_BYTES, HOSTILE_EXPECT_WRITTEN, false },
+	{ "mxcsr_reserved", HOSTILE_MXCSR, HOSTILE_EXPECT_WRITTEN, false },
+	{ "null_stopped", HOSTILE_NULL, HOSTILE_EXPECT_INIT, true },
+	{ "unmapped_stopped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, true },
 };
 
 static const long double hostile_task_values[] = { FPSTATE_PI, FPSTATE_E };
@@ -119,6 +135,14 @@ static const struct fpstate_spec hostile_written = {	/* into the copy's header *
 	.sw_flags = X87_SW_C1 | X87_SW_PE,
 	.count = ARRAY_SIZE(hostile_written_values),
 	.values = hostile_written_values,
+};
+
+static const long double hostile_tracer_values[] = { 6.0L, -0.75L, 42.0L, 1e-3L };
+static const struct fpstate_spec hostile_tracer = {	/* the tracer's, at every stop */
+	.cw = 0x0f7f,
+	.sw_flags = X87_SW_C1 | X87_SW_C3,
+	.count = ARRAY_SIZE(hostile_tracer_values),
+	.values = hostile_tracer_values,
 };
 
 /* What the child sends back. */
@@ -209,6 +233,8 @@ static int hostile_child(int write_fd, void *arg)
 	long err, page;
 
 	hostile_case = arg;
+	if (hostile_case->stopped && sys_ptrace(PTRACE_TRACEME, 0, 0, 0) < 0)
+		return HOSTILE_EXIT_TRACEME;
 	page = sys_mmap(NULL, 2 * HOSTILE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			-1, 0);
 	/* An address above 2 GiB is negative as a long: -4095..-1 are the errors. */
@@ -233,6 +259,31 @@ static int hostile_child(int write_fd, void *arg)
 	}
 	hostile_report.setup_err = err;
 	return proc_write(write_fd, &hostile_report, sizeof(hostile_report)) < 0;
+}
+
+/*
+ * Traces the child to its end: PTRACE_SYSCALL at every stop, passing its
+ * signals on (a SIGTRAP stop is a system call's), with the tracer's values
+ * loaded at each.  The child's wait status, or -errno.
+ */
+static long hostile_trace(long pid)
+{
+	long status;
+	int stops = 0;
+
+	while ((status = proc_wait(pid)) >= 0 && (status & 0xff) == 0x7f) {
+		int sig = (int)(status >> 8) & 0xff;
+
+		fpstate_load(&hostile_tracer);
+		if (++stops > HOSTILE_MAX_STOPS)
+			sys_kill((int)pid, SIGKILL);
+		if (sys_ptrace(PTRACE_SYSCALL, (int)pid, 0, sig == SIGTRAP ? 0 : sig) < 0) {
+			status = ptrace_reap(pid);
+			break;
+		}
+	}
+	x87_init();
+	return status;
 }
 
 static bool hostile_registers_zero(const struct x87_fsave *image)
@@ -260,8 +311,14 @@ static void hostile_run_case(struct ktap *subtests, const struct hostile_case *c
 		return;
 	}
 	err = proc_start(&child, hostile_child, (void *)c);
-	if (err == 0)
+	if (err == 0 && c->stopped) {
+		/* Reaped first: the child cannot finish its report while stopped. */
+		status = hostile_trace(child.pid);
+		got = proc_read(child.read_fd, &r, sizeof(r));
+		sys_close(child.read_fd);
+	} else if (err == 0) {
 		status = proc_finish(&child, &r, sizeof(r), &got);
+	}
 	ktap_check_begin(&check);
 	ktap_check_expect(&check, err == 0, "expected fork to succeed, got %ld", err);
 	ktap_check_expect(&check, status == 0, "expected the child to exit 0, got wait status 0x%lx",
@@ -301,6 +358,6 @@ static void hostile_run(struct ktap *subtests)
 }
 
 GT_TEST("fpu_hostile", 10, hostile_run,
-	GT_TAGS(GT_FUNC("fpu__restore_sig")),
+	GT_TAGS(GT_FUNC("fpu__restore_sig"), GT_FUNC("fpu__clear_user_states")),
 	"fpu__restore_sig() in arch/x86/kernel/fpu/signal.c: a hostile or broken fpstate "
 	"pointer at sigreturn gives SIGSEGV and the init state, never kernel memory");

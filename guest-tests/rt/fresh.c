@@ -58,7 +58,7 @@ void fresh_check(struct ktap_check *check, const char *where, const struct x87_f
 			  (uint16_t)image->env.tag);
 }
 
-static void fresh_check_probe(struct ktap_check *check, const struct x87_fsave *image, long got)
+void fresh_check_report(struct ktap_check *check, const struct x87_fsave *image, long got)
 {
 	ktap_check_expect(check, got == (long)sizeof(*image),
 			  "expected %u bytes of state from the new program, got %ld",
@@ -94,5 +94,5 @@ void fresh_run_probe(struct ktap_check *check, const struct fpstate_spec *spec)
 	ktap_check_expect(check, err == 0, "expected fork to succeed, got %ld", err);
 	ktap_check_expect(check, status == 0,
 			  "expected the new program to exit with 0, got status 0x%lx", status);
-	fresh_check_probe(check, &image, got);
+	fresh_check_report(check, &image, got);
 }

@@ -35,6 +35,12 @@ long fresh_exec_probe(int write_fd);
 void fresh_check(struct ktap_check *check, const char *where, const struct x87_fsave *image);
 
 /*
+ * Checks the probe's report of `got` bytes: the whole image, the state
+ * fresh_check() wants, and the pointers zero.
+ */
+void fresh_check_report(struct ktap_check *check, const struct x87_fsave *image, long got);
+
+/*
  * Forks a child that loads `spec` (which may leave an exception pending)
  * and execve()s the probe, and checks the probe's report and exit status.
  */

@@ -26,6 +26,26 @@ long task_vfork_snapshot(unsigned long clone_flags, struct x87_fsave *child_saw)
 	return ret;
 }
 
+/*
+ * A system call that makes a thread on a stack from task_thread_stack(),
+ * its number and arguments the input operands: the parent gets its return
+ * value in `ret`, the thread pops fn, calls it with the argument above and
+ * exits alone.  One trampoline for clone and clone3.
+ */
+#define TASK_THREAD_SYSCALL(ret, ...)                                                     \
+	__asm__ volatile("int $0x80\n\t"                                                   \
+			 "testl %%eax, %%eax\n\t"                                          \
+			 "jnz 1f\n\t"                                                      \
+			 "popl %%eax\n\t"                                                  \
+			 "call *%%eax\n\t"                                                 \
+			 "movl %[exit], %%eax\n\t"                                         \
+			 "xorl %%ebx, %%ebx\n\t"                                           \
+			 "int $0x80\n"                                                     \
+			 "1:"                                                              \
+			 : "=a"(ret)                                                       \
+			 : [exit] "i"(__NR_exit), __VA_ARGS__                              \
+			 : "memory")
+
 /* The new stack holds fn, then its argument: the thread pops fn and calls it. */
 static uint32_t *task_thread_stack(struct task_thread *thread, void (*fn)(void *arg), void *arg)
 {
@@ -44,19 +64,8 @@ long task_thread_start_tls(struct task_thread *thread, void (*fn)(void *arg), vo
 	long ret;
 
 	/* i386 clone(flags, newsp, parent_tid, tls, child_tid). */
-	__asm__ volatile("int $0x80\n\t"
-			 "testl %%eax, %%eax\n\t"
-			 "jnz 1f\n\t"
-			 "popl %%eax\n\t"
-			 "call *%%eax\n\t"
-			 "movl %[exit], %%eax\n\t"
-			 "xorl %%ebx, %%ebx\n\t"
-			 "int $0x80\n"
-			 "1:"
-			 : "=a"(ret)
-			 : "0"(__NR_clone), "b"(flags), "c"(sp), "d"(&thread->tid), "S"(tls),
-			   "D"(&thread->tid), [exit] "i"(__NR_exit)
-			 : "memory");
+	TASK_THREAD_SYSCALL(ret, "0"(__NR_clone), "b"(flags), "c"(sp), "d"(&thread->tid), "S"(tls),
+			    "D"(&thread->tid));
 	return ret;
 }
 
@@ -80,18 +89,7 @@ long task_thread_start_clone3(struct task_thread *thread, void (*fn)(void *arg),
 	long ret;
 
 	/* The kernel starts the child at the stack's top, args.stack + args.stack_size. */
-	__asm__ volatile("int $0x80\n\t"
-			 "testl %%eax, %%eax\n\t"
-			 "jnz 1f\n\t"
-			 "popl %%eax\n\t"
-			 "call *%%eax\n\t"
-			 "movl %[exit], %%eax\n\t"
-			 "xorl %%ebx, %%ebx\n\t"
-			 "int $0x80\n"
-			 "1:"
-			 : "=a"(ret)
-			 : "0"(__NR_clone3), "b"(&args), "c"(sizeof(args)), [exit] "i"(__NR_exit)
-			 : "memory");
+	TASK_THREAD_SYSCALL(ret, "0"(__NR_clone3), "b"(&args), "c"(sizeof(args)));
 	return ret;
 }
 
