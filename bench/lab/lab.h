@@ -16,6 +16,9 @@
  *  - anything with kernel output is judged from the console: LAVA calls a
  *    kernel oops "Infrastructure, Connection closed" too.
  *
+ * A board setup (cpu_setup.board) is a job for the board's device type
+ * and boot method (lava_job_use_board()); a QEMU setup, for device_type.
+ *
  * Engines: LAB_LAVA_RUN runs Debian's `lava-run` on this machine (no
  * server; as root), with a device file the bench writes per boot for the
  * setup's CPU (lava-run renders no device template: the job context's
@@ -30,6 +33,7 @@
 
 #include "boot/errors.h"
 #include "boot/matrix.h"
+#include "lava_job.h"
 
 #include <stddef.h>
 
@@ -49,6 +53,8 @@ struct lab_spec {
 	const char *const *tags;
 	size_t ntags;
 	double queue_s;			/* rest: how long a job may wait for a device; 0: default */
+	const struct lava_board *boards;	/* rest: the boards it holds, each a setup "@NAME" */
+	size_t nboards;
 };
 
 struct lab;

@@ -102,6 +102,33 @@ char *lava_job_qemu_cpu(const struct cpu_setup *cpu)
 	return strbuf_detach(&sb);
 }
 
+bool lava_board_boot_known(const char *method)
+{
+	static const char *const boots[] = { "ipxe", "grub", "grub-efi" };
+
+	for (size_t i = 0; i < sizeof(boots) / sizeof(*boots); i++)
+		if (strcmp(method, boots[i]) == 0)
+			return true;
+	return false;
+}
+
+const struct lava_board *lava_board_find(const struct lava_board *boards, size_t n,
+					 const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(boards[i].name, name) == 0)
+			return &boards[i];
+	return NULL;
+}
+
+void lava_job_use_board(struct lava_job *j, const struct lava_board *b)
+{
+	j->device_type = b->device_type;
+	j->boot_method = b->boot_method;
+	j->tags = b->tags;
+	j->ntags = b->ntags;
+}
+
 static void header(struct out *o, const struct lava_job *j)
 {
 	/* Each action gets whole seconds, rounded up (timeout()): the job holds them all. */
