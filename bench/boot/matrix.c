@@ -238,10 +238,8 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.build_id = g->kernel->build_id,
 		.tests = o->ntests ? tests.buf : NULL,
 		.start = start,
-		.run_id = o->run_id,
-		.variant = g->kernel->variant,
-		.version = g->kernel->version,
-		.commit = g->kernel->commit,
+		.run_id = o->run_id, .variant = g->kernel->variant,
+		.version = g->kernel->version, .commit = g->kernel->commit,
 	};
 	*resume = 0;
 	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
