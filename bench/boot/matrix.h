@@ -56,7 +56,7 @@ struct guest_outcome;
 /* Where a lab's boot ran: its job (caller frees both). */
 struct matrix_job {
 	char *id;
-	char *url;
+	char *url;	/* its page; a lab of one's, its log's path relative to the run directory */
 };
 
 /*

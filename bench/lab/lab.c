@@ -213,9 +213,14 @@ static int lab_boot(void *arg, const struct guest_spec *spec, double timeout_s,
 	if ((err = dir_create(b.dir, ERR_GENERIC)) < 0 || (err = write_job(&b, timeout_s)) < 0)
 		goto done;
 	if (b.lab->engine == LAB_LAVA_RUN) {
+		char *log = xasprintf("%s/lava.log", b.dir);
+
 		job->id = xstrdup(spec->name);
-		job->url = xasprintf("file://%s/lava.log", b.dir);
 		err = run_lava_run(&b);
+		/* No server: the job's page is its log, linked relative to the run directory. */
+		if (file_exists(log))
+			job->url = xasprintf(LAB_DIR "/%s/lava.log", spec->name);
+		free(log);
 	} else {
 		err = lab_rest_run(b.lab->rest, b.job.buf, LAVA_JOB_DEPLOY_S + 2 * timeout_s, &lab_stop,
 				   &b.log, &job->id, &job->url);
@@ -297,7 +302,7 @@ int lab_open(struct lab **out, const struct lab_spec *spec)
 void lab_use_dir(struct lab *l, const char *run_dir)
 {
 	free(l->dir);
-	l->dir = xasprintf("%s/lab", run_dir);
+	l->dir = xasprintf("%s/" LAB_DIR, run_dir);
 }
 
 const struct matrix_lab *lab_matrix(struct lab *l)

@@ -26,7 +26,10 @@
  * Artefacts go by file:// URL unless an artefacts directory is given, where
  * each file is copied once under its sha256 (its URL prefix, or file://).
  * Each boot's files (job.yaml, device.yaml, lava.log) are kept in
- * RUN/lab/NAME/, the console in the console file as for libvirt.
+ * RUN/lab/NAME/, the console in the console file as for libvirt.  A
+ * lava-run job has no page: its URL is its log's path relative to the run
+ * directory (report.html, beside it, links it), "lab/NAME/lava.log", and
+ * none when lava-run left no log; a server's job, URL/scheduler/job/ID.
  */
 #ifndef FPUBENCH_LAB_H
 #define FPUBENCH_LAB_H
@@ -58,6 +61,9 @@ struct lab_spec {
 };
 
 struct lab;
+
+/* Where the boots' files go in the run directory. */
+#define LAB_DIR "lab"
 
 /*
  * Opens the lab: lava-run must be installed and we root; a server must

@@ -188,8 +188,9 @@ static void qemu_context(struct out *o, const struct lava_job *j)
 	free(opt);
 }
 
+/* An image; `as_is`: a board's ramdisk, which is the bench's /init and gets no LAVA overlay. */
 static void image(struct out *o, const char *key, const char *arg, const char *url,
-		  const char *sha256, const char *type)
+		  const char *sha256, bool as_is)
 {
 	scalar(o, key);
 	map_begin(o);
@@ -197,9 +198,11 @@ static void image(struct out *o, const char *key, const char *arg, const char *u
 		pair(o, "image_arg", arg);
 	pair(o, "url", url);
 	pair(o, "sha256sum", sha256);
-	if (type) {
-		scalar(o, "type");
-		scalar(o, type);
+	if (as_is) {
+		scalar(o, "install_overlay");
+		scalar(o, "false");
+		scalar(o, "install_modules");
+		scalar(o, "false");
 	}
 	map_end(o);
 }
@@ -216,19 +219,14 @@ static void deploy(struct out *o, const struct lava_job *j)
 	scalar(o, qemu ? "tmpfs" : "tftp");
 	timeout(o, "timeout", LAVA_JOB_DEPLOY_S);
 	if (!qemu) {
-		scalar(o, "kernel");
-		map_begin(o);
-		pair(o, "url", j->kernel_url);
-		pair(o, "sha256sum", j->kernel_sha256);
-		scalar(o, "type");
-		scalar(o, "bzimage");
-		map_end(o);
-		image(o, "ramdisk", NULL, j->initrd_url, j->initrd_sha256, NULL);
+		/* A bzImage has no kernel type of its own in LAVA's TFTP schema: none is given. */
+		image(o, "kernel", NULL, j->kernel_url, j->kernel_sha256, false);
+		image(o, "ramdisk", NULL, j->initrd_url, j->initrd_sha256, true);
 	} else {
 		scalar(o, "images");
 		map_begin(o);
-		image(o, "kernel", kernel_arg, j->kernel_url, j->kernel_sha256, NULL);
-		image(o, "ramdisk", "-initrd {ramdisk}", j->initrd_url, j->initrd_sha256, NULL);
+		image(o, "kernel", kernel_arg, j->kernel_url, j->kernel_sha256, false);
+		image(o, "ramdisk", "-initrd {ramdisk}", j->initrd_url, j->initrd_sha256, false);
 		map_end(o);
 	}
 	map_end(o);
