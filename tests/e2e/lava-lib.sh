@@ -29,6 +29,8 @@ lava_matrix() {	# lava_matrix CONF LAB WHAT: the default matrix under libvirt, t
 }
 
 lava_board_conf() {	# lava_board_conf FILE LAB-KEYS...: a rest lab "boards" and its boards
+	f=$1
+	shift
 	{
 		echo "[lab boards]"
 		for k in "$@"; do echo "$k"; done
@@ -48,5 +50,5 @@ boot = grub
 fpu = fxsave
 console = ttyS0,38400
 CONF
-	} >"$1"
+	} >"$f"
 }
