@@ -138,7 +138,7 @@ static bool cmdline_has(const char *cmdline, const char *word)
 bool cpu_setup_uses_fsave(const struct cpu_setup *c)
 {
 	if (c->board)
-		return c->board_fsave;
+		return c->board_fsave || cmdline_has(c->cmdline, "nofxsr");
 	const struct cpu_model *m = cpu_model_find(c->model);
 	bool fxsr = !m || m->fxsr;
 

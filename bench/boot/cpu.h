@@ -41,8 +41,8 @@ void cpu_setup_release(struct cpu_setup *c);
 
 /*
  * Whether the kernel should save the FPU with FSAVE on this setup: the
- * model lacks FXSR, fxsr is disabled, or `nofxsr` is on the command line;
- * a board's own claim (board_fsave).
+ * model lacks FXSR (a board: it claims FSAVE, board_fsave), fxsr is
+ * disabled, or `nofxsr` is on the command line.
  */
 bool cpu_setup_uses_fsave(const struct cpu_setup *c);
 

@@ -12,8 +12,8 @@
  * host that takes it (matrix_host_takes()).  A kernel whose minimum CPU
  * family is above a setup's model (a 586 kernel on a 486) is not booted
  * there: the pair is one `skip` cell, "boot", whose reason says "kernel
- * requires …"; a pair no host takes is an `error` cell.  A struct matrix owns its
- * cells; free it with matrix_free().
+ * requires …"; a pair no host takes is an `error` cell.  A struct matrix
+ * owns its cells; free it with matrix_free().
  */
 #ifndef FPUBENCH_MATRIX_H
 #define FPUBENCH_MATRIX_H
