@@ -8,8 +8,10 @@
 # run finds them.  Then `fpubench run` over a config with that lab and the
 # embedded libvirt host: every cell of the default matrix met, some on each,
 # each cell as a libvirt-only run gives it, each lab cell linked to its job;
-# and a second run whose worker is stopped while a job runs still completes,
-# that boot retried under libvirt.  Needs root and lava-server (`make
+# a board's job the server takes for a device type with no board behind it
+# (its one device in Maintenance), cancelled by the bench after its
+# queue-timeout, an error cell; and a second run whose worker is stopped
+# while a job runs still completes, that boot retried under libvirt.  Needs root and lava-server (`make
 # check-lava-server` installs both); about ten minutes (LAVA's scheduler
 # and worker take some 40 s a job).
 set -u

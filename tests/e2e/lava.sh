@@ -3,7 +3,8 @@
 # `fpubench lava --emit` on Debian's 6.1 tree with the cache's builds: a
 # job per (kernel, setup) boot, each valid for LAVA's own schema
 # (lava-schema.py --strict, with Debian's python3, where voluptuous is),
-# the artefacts and SHA256SUMS right.  Then the lava-run leg: the default
+# the artefacts and SHA256SUMS right; a config's boards' jobs too, and a
+# board no lab holds refused.  Then the lava-run leg: the default
 # matrix under libvirt alone, and again over a `engine = lava-run` lab and
 # the embedded libvirt host together; every cell met, some on each, each
 # cell's verdict and crash equal to the libvirt run's, each lab cell
