@@ -39,7 +39,7 @@ static const struct cpu_model *cpu_model_find(const char *name)
 
 int cpu_setup_family(const struct cpu_setup *c)
 {
-	const struct cpu_model *m = cpu_model_find(c->model);
+	const struct cpu_model *m = c->board ? NULL : cpu_model_find(c->model);
 
 	return m ? m->family : 0;
 }
@@ -75,6 +75,13 @@ int cpu_setup_parse(struct cpu_setup *out, const char *spec)
 		}
 	}
 
+	if (cpu[0] == '@') {
+		if (!valid_name(cpu + 1))
+			err = error_set(ERR_USAGE, "cpu setup '%s': expected @BOARD[:PARAMS]", spec);
+		out->board = xstrdup(cpu + 1);
+		out->model = xstrdup(cpu + 1);
+		goto out;
+	}
 	copy = xstrdup(cpu);
 	tok = strtok_r(copy, ",", &save);
 	/* strtok_r skips empty fields: ",486", "486,,-fxsr" and "486," are not setups. */
@@ -114,6 +121,7 @@ void cpu_setup_release(struct cpu_setup *c)
 	free(c->cpu);
 	free(c->model);
 	free(c->cmdline);
+	free(c->board);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -129,6 +137,8 @@ static bool cmdline_has(const char *cmdline, const char *word)
 
 bool cpu_setup_uses_fsave(const struct cpu_setup *c)
 {
+	if (c->board)
+		return c->board_fsave || cmdline_has(c->cmdline, "nofxsr");
 	const struct cpu_model *m = cpu_model_find(c->model);
 	bool fxsr = !m || m->fxsr;
 

@@ -63,6 +63,10 @@ int cpu_check_setups(virConnectPtr conn, const struct cpu_setup *setups, size_t 
 	for (size_t i = 0; i < n && !err; i++) {
 		bool known = nmodels < 0;	/* the driver cannot list models: domain start will judge */
 
+		/* A board never boots under libvirt (matrix_host.boards). */
+		if (setups[i].board)
+			continue;
+
 		for (int j = 0; j < nmodels && !known; j++)
 			known = strcmp(models[j], setups[i].model) == 0;
 		if (!known)

@@ -50,6 +50,8 @@ struct guest_spec {
 	const char *build_id;
 	const char *tests;	/* comma-separated, or NULL: all */
 	int start;		/* the first test's number, from 1 */
+	/* What a lab's job names (its name and metadata); a libvirt guest has its name. */
+	const char *run_id, *variant, *version, *commit;
 };
 
 struct guest_outcome {

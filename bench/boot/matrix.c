@@ -115,8 +115,8 @@ static bool group_chosen_tests_done(const struct matrix_options *o, const struct
 	return true;
 }
 
-/* Fills in what every cell of the group shares, for cells [first, ncells). */
-static void group_complete_cells(struct runner *r, struct group *g, size_t first, size_t host)
+/* Fills in what every cell of the group shares, for cells [first, ncells); host -1: none. */
+static void group_complete_cells(struct runner *r, struct group *g, size_t first, long host)
 {
 	const struct matrix_options *o = r->opts;
 
@@ -125,7 +125,7 @@ static void group_complete_cells(struct runner *r, struct group *g, size_t first
 
 		c->kernel = g->kernel;
 		c->cpu = g->cpu;
-		c->host = xstrdup(o->hosts[host].uri);
+		c->host = xstrdup(host >= 0 ? o->hosts[host].uri : "none");
 		const struct expect_rule *e =
 			expect_find(o->expects, o->nexpects, g->kernel->variant,
 				    cpu_setup_uses_fsave(g->cpu), c->test);
@@ -238,6 +238,8 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.build_id = g->kernel->build_id,
 		.tests = o->ntests ? tests.buf : NULL,
 		.start = start,
+		.run_id = o->run_id, .variant = g->kernel->variant,
+		.version = g->kernel->version, .commit = g->kernel->commit,
 	};
 	*resume = 0;
 	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
@@ -304,10 +306,29 @@ static void boot_report(struct runner *r, const struct matrix_cell *cells, size_
 			r->nunmet);
 }
 
-/* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
-static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
+bool matrix_host_takes(const struct matrix_host *h, const struct cpu_setup *cpu)
 {
-	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
+	if (!cpu->board)
+		return true;
+	for (size_t i = 0; h->lab && i < h->nboards; i++)
+		if (strcmp(h->boards[i], cpu->board) == 0)
+			return true;
+	return false;
+}
+
+/* Whether a host other than `host` (none: any) takes the group and can still boot; under r->lock. */
+static bool other_host_takes(const struct runner *r, const struct group *g, long host)
+{
+	for (size_t h = 0; h < r->opts->nhosts; h++)
+		if ((long)h != host && !r->host_lost[h] && matrix_host_takes(&r->opts->hosts[h], g->cpu))
+			return true;
+	return false;
+}
+
+/* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */
+static bool group_retry_elsewhere(const struct runner *r, const struct group *g, size_t host)
+{
+	return g->infra_failed && g->failed_host < 0 && other_host_takes(r, g, (long)host);
 }
 
 bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu)
@@ -332,7 +353,7 @@ static bool group_skip_cpu(struct runner *r, struct group *g, size_t host)
 			      have);
 	c->duration_s = 0;
 	pthread_mutex_lock(&r->lock);
-	group_complete_cells(r, g, 0, host);
+	group_complete_cells(r, g, 0, (long)host);
 	boot_report(r, g->cells, g->ncells, r->ndone + 1);
 	pthread_mutex_unlock(&r->lock);
 	return true;
@@ -363,11 +384,11 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 		r->nguests += boot <= MATRIX_MAX_BOOTS;
 		if (g->fatal)
 			r->stop = true;
-		if (group_retry_elsewhere(r, g)) {
+		if (group_retry_elsewhere(r, g, host)) {
 			pthread_mutex_unlock(&r->lock);
 			return;
 		}
-		group_complete_cells(r, g, first, host);
+		group_complete_cells(r, g, first, (long)host);
 		bool again = resume > start && !group_chosen_tests_done(r->opts, g);
 		boot_report(r, g->cells + first, g->ncells - first, r->ndone + (again ? 0 : 1));
 		bool stop = r->stop;
@@ -378,15 +399,6 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 	}
 }
 
-/* Whether a host other than `host` can still take groups; under r->lock. */
-static bool other_host_alive(const struct runner *r, size_t host)
-{
-	for (size_t h = 0; h < r->opts->nhosts; h++)
-		if (h != host && !r->host_lost[h])
-			return true;
-	return false;
-}
-
 /* The next group this host may take, or NULL; under r->lock. */
 static struct group *group_next(struct runner *r, size_t host)
 {
@@ -394,11 +406,23 @@ static struct group *group_next(struct runner *r, size_t host)
 		struct group *g = &r->groups[i];
 
 		/* A group that failed here goes elsewhere, unless there is no elsewhere. */
-		if (g->state == GROUP_WAITING &&
-		    (g->failed_host != (long)host || !other_host_alive(r, host)))
+		if (g->state == GROUP_WAITING && matrix_host_takes(&r->opts->hosts[host], g->cpu) &&
+		    (g->failed_host != (long)host || !other_host_takes(r, g, (long)host)))
 			return g;
 	}
 	return NULL;
+}
+
+/* A pair no host takes (a board that no lab of the run holds): an error cell, before any boot. */
+static void group_untaken(struct runner *r, struct group *g)
+{
+	char *why = xasprintf("no host or lab of this run boots board '%s'", g->cpu->board);
+
+	group_error(g, NULL, why);
+	free(why);
+	g->state = GROUP_DONE;
+	group_complete_cells(r, g, 0, -1);
+	boot_report(r, g->cells, g->ncells, ++r->ndone);
 }
 
 static void *worker(void *arg)
@@ -418,7 +442,7 @@ static void *worker(void *arg)
 		pthread_mutex_unlock(&r->lock);
 		group_run(r, g, w->host);
 		pthread_mutex_lock(&r->lock);
-		if (group_retry_elsewhere(r, g)) {
+		if (group_retry_elsewhere(r, g, w->host)) {
 			group_drop_cells(g);
 			g->infra_failed = false;
 			g->failed_host = (long)w->host;
@@ -460,6 +484,8 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 			g->cpu = &setups[s];
 			g->index = k * nsetups + s;
 			g->failed_host = -1;
+			if (!other_host_takes(&r, g, -1))
+				group_untaken(&r, g);
 		}
 	}
 	for (size_t h = 0; h < opts->nhosts; h++)
@@ -485,7 +511,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 			err = error_set(g->fatal, "%s", g->fatal_message);
 		if (g->state == GROUP_WAITING && !r.stop) {
 			group_error(g, NULL, "no host or lab left to boot it");
-			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
+			group_complete_cells(&r, g, 0, g->failed_host >= 0 ? g->failed_host : 0);
 			boot_report(&r, g->cells, g->ncells, ++r.ndone);
 		}
 		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));

@@ -9,10 +9,11 @@
  * the guest announces.  Boots run in parallel over all hosts, each host's
  * `jobs` at a time; a (kernel, setup) pair whose boot fails for the
  * infrastructure's sake (not the kernel's) is tried once more on another
- * host.  A kernel whose minimum CPU family is above a setup's model (a
- * 586 kernel on a 486) is not booted there: the pair is one `skip` cell,
- * "boot", whose reason says "kernel requires …".  A struct matrix owns its
- * cells; free it with matrix_free().
+ * host that takes it (matrix_host_takes()).  A kernel whose minimum CPU
+ * family is above a setup's model (a 586 kernel on a 486) is not booted
+ * there: the pair is one `skip` cell, "boot", whose reason says "kernel
+ * requires …"; a pair no host takes is an `error` cell.  A struct matrix
+ * owns its cells; free it with matrix_free().
  */
 #ifndef FPUBENCH_MATRIX_H
 #define FPUBENCH_MATRIX_H
@@ -55,7 +56,7 @@ struct guest_outcome;
 /* Where a lab's boot ran: its job (caller frees both). */
 struct matrix_job {
 	char *id;
-	char *url;
+	char *url;	/* its page; a lab of one's, its log's path relative to the run directory */
 };
 
 /*
@@ -70,13 +71,22 @@ struct matrix_lab {
 		    struct guest_outcome *out, struct matrix_job *job);
 };
 
-/* A libvirt connection, or a lab, and how many guests it runs at once. */
+/*
+ * A libvirt connection, or a lab, and how many guests it runs at once.
+ * Every host boots the QEMU setups; a board setup (cpu_setup.board) boots
+ * only on a lab that lists it in `boards`.
+ */
 struct matrix_host {
 	struct guest_conn *conn;	/* NULL for a lab */
 	const struct matrix_lab *lab;	/* NULL for libvirt */
 	const char *uri;		/* the lab's "lab NAME" */
 	int jobs;
+	const char *const *boards;	/* a lab's boards, by name */
+	size_t nboards;
 };
+
+/* Whether the host boots the setup: a QEMU setup anywhere, a board only in a lab that holds it. */
+bool matrix_host_takes(const struct matrix_host *h, const struct cpu_setup *cpu);
 
 /* Called with the cells of each boot as soon as it ends, all fields set; calls are serialised. */
 typedef void matrix_boot_fn(void *arg, const struct matrix_cell *cells, size_t ncells,

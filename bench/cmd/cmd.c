@@ -153,9 +153,23 @@ static int choose_labs(struct options *o, const struct conf *c)
 	return 0;
 }
 
+void cmd_add_board_setup(struct options *o, const char *board)
+{
+	optlist_push(&o->cpus, own(o, xasprintf("@%s", board)));
+}
+
+/* The boards of the labs picked are setups of their own unless --cpu chose. */
+static void add_board_setups(struct options *o)
+{
+	for (size_t l = 0; l < o->nlab_confs; l++)
+		for (size_t b = 0; b < o->lab_confs[l]->nboards; b++)
+			cmd_add_board_setup(o, o->lab_confs[l]->boards[b]);
+}
+
 int cmd_prepare(struct options *o, const struct conf *c)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+	bool chose_cpus = o->cpus.n > 0;
 	int err;
 
 	for (size_t i = 0; i < o->uris.n; i++) {
@@ -194,6 +208,8 @@ int cmd_prepare(struct options *o, const struct conf *c)
 	    (err = cmd_data_default(o, &o->guest_dir, RUNTIME_GUEST)) < 0 ||
 	    (!o->cpus.n && o->command != CMD_TREE && (err = default_setups(o)) < 0))
 		return err;
+	if (!chose_cpus && o->command != CMD_TREE)
+		add_board_setups(o);
 	return cmd_data_default(o, &o->kmod_src, RUNTIME_KMOD);
 }
 
@@ -387,6 +403,8 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 		.nhosts = o->nhosts || o->labs.n || !c ? o->nhosts : c->nhosts,
 		.labs = o->lab_confs,
 		.nlabs = o->nlab_confs,
+		.boards = c ? c->boards : NULL,
+		.nboards = c ? c->nboards : 0,
 		.results = o->results,
 		.guest_dir = o->guest_dir,
 		.kmod_src = o->kmod_src,

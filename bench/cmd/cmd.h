@@ -56,12 +56,16 @@ extern const struct command_def cmd_run_def, cmd_test_def, cmd_bisect_def, cmd_h
 
 /*
  * What run, test, bisect and history share: fills what the command line
- * (and for run the config) left unset, and parses --uri.  The defaults are
+ * (and for run the config) left unset, and parses --uri; the boards of the
+ * labs picked are setups too unless --cpu chose.  The defaults are
  * the user's directories and, but for history, fpubench's data beside the
  * executable (runtime_data_path()); o owns them after this (cmd_release()
  * frees them).
  */
 int cmd_prepare(struct options *o, const struct conf *c);
+
+/* Adds the board's setup, "@BOARD", to --cpu's list (o owns it). */
+void cmd_add_board_setup(struct options *o, const char *board);
 
 /* Sets *field to where `what` is beside the executable, unless it is set; o owns it. */
 int cmd_data_default(struct options *o, const char **field, enum runtime_data what);

@@ -129,8 +129,9 @@ struct opt {
 /* The rows several commands share, with the same meaning for each. */
 #define OPT_ROW_CPU \
 	{ "cpu", 0, "SETUP", OPT_LIST, OPT_FIELD(cpus), 0, 0, \
-	  "a CPU setup: MODEL[,-FEATURE|,+FEATURE]...[:KERNEL-PARAMS], as QEMU's -cpu; " \
-	  "repeatable (default: the setups of the config)" }
+	  "a CPU setup: MODEL[,-FEATURE|,+FEATURE]...[:KERNEL-PARAMS], as QEMU's -cpu, or " \
+	  "@BOARD[:KERNEL-PARAMS], a lab's board; repeatable (default: the setups of the config " \
+	  "and the boards of its labs)" }
 
 #define OPT_ROW_APPEND \
 	{ "append", 0, "PARAMS", OPT_STRING, OPT_FIELD(append), 0, 0, \

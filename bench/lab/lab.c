@@ -33,6 +33,9 @@ struct lab {
 	char *device_type;
 	char **tags;
 	size_t ntags;
+	struct lava_board *boards;	/* their strings owned, each in one strv below */
+	char ***board_strs;
+	size_t nboards;
 	char *dir;		/* RUN/lab */
 };
 
@@ -93,15 +96,27 @@ static int write_job(struct boot *b, double timeout_s)
 	    (err = artefact_url(l, spec->kernel, kernel_sum, &kernel_url)) < 0 ||
 	    (err = artefact_url(l, spec->initrd, initrd_sum, &initrd_url)) < 0)
 		goto out;
+	/* The guest's name tells apart the boots of a run; the rest says what it boots. */
+	char *name = xasprintf("%s %s %s", spec->name, spec->variant, spec->cpu->spec);
 	struct lava_job job = {
-		.name = spec->name, .device_type = l->device_type ? l->device_type : "qemu",
+		.name = name, .device_type = l->device_type ? l->device_type : "qemu",
 		.tags = (const char *const *)l->tags, .ntags = l->ntags, .cpu = spec->cpu,
 		.memory_mib = spec->memory_mib, .cmdline = spec->cmdline,
 		.kernel_url = kernel_url, .kernel_sha256 = kernel_sum,
 		.initrd_url = initrd_url, .initrd_sha256 = initrd_sum, .timeout_s = timeout_s,
-		.run_id = spec->name, .variant = "", .setup = spec->cpu->spec,
+		.run_id = spec->run_id, .variant = spec->variant, .setup = spec->cpu->spec,
+		.version = spec->version, .commit = spec->commit,
 	};
-	if ((err = lava_job_write(&job, &b->job)) < 0)
+	const struct lava_board *board =
+		spec->cpu->board ? lava_board_find(l->boards, l->nboards, spec->cpu->board) : NULL;
+
+	if (board)
+		lava_job_use_board(&job, board);
+	err = spec->cpu->board && !board
+		? error_set(ERR_LAB_JOB, "lab '%s' holds no board '%s'", l->name, spec->cpu->board)
+		: lava_job_write(&job, &b->job);
+	free(name);
+	if (err < 0)
 		err = error_set(ERR_LAB_JOB, "%s", error_last());
 out:
 	free(kernel_url);
@@ -198,9 +213,14 @@ static int lab_boot(void *arg, const struct guest_spec *spec, double timeout_s,
 	if ((err = dir_create(b.dir, ERR_GENERIC)) < 0 || (err = write_job(&b, timeout_s)) < 0)
 		goto done;
 	if (b.lab->engine == LAB_LAVA_RUN) {
+		char *log = xasprintf("%s/lava.log", b.dir);
+
 		job->id = xstrdup(spec->name);
-		job->url = xasprintf("file://%s/lava.log", b.dir);
 		err = run_lava_run(&b);
+		/* No server: the job's page is its log, linked relative to the run directory. */
+		if (file_exists(log))
+			job->url = xasprintf(LAB_DIR "/%s/lava.log", spec->name);
+		free(log);
 	} else {
 		err = lab_rest_run(b.lab->rest, b.job.buf, LAVA_JOB_DEPLOY_S + 2 * timeout_s, &lab_stop,
 				   &b.log, &job->id, &job->url);
@@ -228,6 +248,29 @@ static int check_lava_run(void)
 	return 0;
 }
 
+/* Each board's strings in one NULL-ended vector: name, device type, boot method, tags. */
+static void lab_copy_boards(struct lab *l, const struct lab_spec *spec)
+{
+	l->boards = xcalloc(spec->nboards + 1, sizeof(*l->boards));
+	l->board_strs = xcalloc(spec->nboards + 1, sizeof(*l->board_strs));
+	for (size_t i = 0; i < spec->nboards; i++) {
+		const struct lava_board *b = &spec->boards[i];
+		char **own = xcalloc(4 + b->ntags, sizeof(*own));
+
+		own[0] = xstrdup(b->name);
+		own[1] = xstrdup(b->device_type);
+		own[2] = xstrdup(b->boot_method);
+		for (size_t t = 0; t < b->ntags; t++)
+			own[3 + t] = xstrdup(b->tags[t]);
+		l->board_strs[i] = own;
+		l->boards[i] = (struct lava_board){ .name = own[0], .device_type = own[1],
+						    .boot_method = own[2],
+						    .tags = (const char *const *)own + 3,
+						    .ntags = b->ntags };
+	}
+	l->nboards = spec->nboards;
+}
+
 int lab_open(struct lab **out, const struct lab_spec *spec)
 {
 	struct lab *l = xcalloc(1, sizeof(*l));
@@ -242,6 +285,7 @@ int lab_open(struct lab **out, const struct lab_spec *spec)
 	l->tags = xcalloc(spec->ntags + 1, sizeof(*l->tags));
 	for (size_t i = 0; i < spec->ntags; i++)
 		l->tags[l->ntags++] = xstrdup(spec->tags[i]);
+	lab_copy_boards(l, spec);
 	err = spec->engine == LAB_LAVA_RUN ? check_lava_run()
 					   : lab_rest_open(&l->rest, spec->name, spec->url, spec->token,
 								 spec->queue_s);
@@ -258,7 +302,7 @@ int lab_open(struct lab **out, const struct lab_spec *spec)
 void lab_use_dir(struct lab *l, const char *run_dir)
 {
 	free(l->dir);
-	l->dir = xasprintf("%s/lab", run_dir);
+	l->dir = xasprintf("%s/" LAB_DIR, run_dir);
 }
 
 const struct matrix_lab *lab_matrix(struct lab *l)
@@ -274,6 +318,13 @@ void lab_free(struct lab *l)
 	for (size_t i = 0; i < l->ntags; i++)
 		free(l->tags[i]);
 	free(l->tags);
+	for (size_t i = 0; i < l->nboards; i++) {
+		for (char **p = l->board_strs[i]; *p; p++)
+			free(*p);
+		free(l->board_strs[i]);
+	}
+	free(l->board_strs);
+	free(l->boards);
 	free(l->name);
 	free(l->artefacts);
 	free(l->artefacts_url);

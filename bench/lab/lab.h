@@ -16,6 +16,9 @@
  *  - anything with kernel output is judged from the console: LAVA calls a
  *    kernel oops "Infrastructure, Connection closed" too.
  *
+ * A board setup (cpu_setup.board) is a job for the board's device type
+ * and boot method (lava_job_use_board()); a QEMU setup, for device_type.
+ *
  * Engines: LAB_LAVA_RUN runs Debian's `lava-run` on this machine (no
  * server; as root), with a device file the bench writes per boot for the
  * setup's CPU (lava-run renders no device template: the job context's
@@ -23,13 +26,17 @@
  * Artefacts go by file:// URL unless an artefacts directory is given, where
  * each file is copied once under its sha256 (its URL prefix, or file://).
  * Each boot's files (job.yaml, device.yaml, lava.log) are kept in
- * RUN/lab/NAME/, the console in the console file as for libvirt.
+ * RUN/lab/NAME/, the console in the console file as for libvirt.  A
+ * lava-run job has no page: its URL is its log's path relative to the run
+ * directory (report.html, beside it, links it), "lab/NAME/lava.log", and
+ * none when lava-run left no log; a server's job, URL/scheduler/job/ID.
  */
 #ifndef FPUBENCH_LAB_H
 #define FPUBENCH_LAB_H
 
 #include "boot/errors.h"
 #include "boot/matrix.h"
+#include "lava_job.h"
 
 #include <stddef.h>
 
@@ -49,9 +56,14 @@ struct lab_spec {
 	const char *const *tags;
 	size_t ntags;
 	double queue_s;			/* rest: how long a job may wait for a device; 0: default */
+	const struct lava_board *boards;	/* rest: the boards it holds, each a setup "@NAME" */
+	size_t nboards;
 };
 
 struct lab;
+
+/* Where the boots' files go in the run directory. */
+#define LAB_DIR "lab"
 
 /*
  * Opens the lab: lava-run must be installed and we root; a server must

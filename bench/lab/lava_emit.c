@@ -61,8 +61,16 @@ static int write_job(const struct lava_emit *e, const struct matrix_kernel *k,
 		.run_id = e->run_id, .variant = k->variant, .setup = cpu->spec,
 		.version = k->version, .commit = k->commit,
 	};
-	if ((err = lava_job_write(&job, &yaml)) == 0 &&
-	    (err = file_write_atomic(path, yaml.buf, yaml.len)) == 0)
+	const struct lava_board *board =
+		cpu->board ? lava_board_find(e->boards, e->nboards, cpu->board) : NULL;
+
+	if (board)
+		lava_job_use_board(&job, board);
+	if (cpu->board && !board)
+		err = error_set(ERR_USAGE, "cpu setup '%s': no [board %s] in the config", cpu->spec,
+				cpu->board);
+	else if ((err = lava_job_write(&job, &yaml)) == 0 &&
+		 (err = file_write_atomic(path, yaml.buf, yaml.len)) == 0)
 		err = sum_add(e, rel, sums, hex);
 	strbuf_release(&cmdline);
 	strbuf_release(&yaml);

@@ -5,13 +5,15 @@
  * in its run directory, which is DIR), jobs/VARIANT-SETUP.yaml for every
  * (kernel, setup) pair the matrix would boot (lava_job.h), and SHA256SUMS
  * over all of them in sha256sum(1)'s format.  A pair the matrix skips (a
- * kernel above the setup's CPU family) gets no job.
+ * kernel above the setup's CPU family) gets no job.  A board setup
+ * ("@NAME") gets a job for its board (lava_job_use_board()).
  */
 #ifndef FPUBENCH_LAVA_EMIT_H
 #define FPUBENCH_LAVA_EMIT_H
 
 #include "boot/cpu.h"
 #include "boot/matrix.h"
+#include "lava_job.h"
 
 #include <stddef.h>
 
@@ -26,6 +28,8 @@ struct lava_emit {
 	size_t nkernels;
 	const struct cpu_setup *setups;
 	size_t nsetups;
+	const struct lava_board *boards;	/* what the board setups name */
+	size_t nboards;
 };
 
 /* Writes everything; *njobs says how many jobs. */

@@ -102,6 +102,33 @@ char *lava_job_qemu_cpu(const struct cpu_setup *cpu)
 	return strbuf_detach(&sb);
 }
 
+bool lava_board_boot_known(const char *method)
+{
+	static const char *const boots[] = { "ipxe", "grub", "grub-efi" };
+
+	for (size_t i = 0; i < sizeof(boots) / sizeof(*boots); i++)
+		if (strcmp(method, boots[i]) == 0)
+			return true;
+	return false;
+}
+
+const struct lava_board *lava_board_find(const struct lava_board *boards, size_t n,
+					 const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(boards[i].name, name) == 0)
+			return &boards[i];
+	return NULL;
+}
+
+void lava_job_use_board(struct lava_job *j, const struct lava_board *b)
+{
+	j->device_type = b->device_type;
+	j->boot_method = b->boot_method;
+	j->tags = b->tags;
+	j->ntags = b->ntags;
+}
+
 static void header(struct out *o, const struct lava_job *j)
 {
 	/* Each action gets whole seconds, rounded up (timeout()): the job holds them all. */
@@ -161,8 +188,9 @@ static void qemu_context(struct out *o, const struct lava_job *j)
 	free(opt);
 }
 
+/* An image; `as_is`: a board's ramdisk, which is the bench's /init and gets no LAVA overlay. */
 static void image(struct out *o, const char *key, const char *arg, const char *url,
-		  const char *sha256, const char *type)
+		  const char *sha256, bool as_is)
 {
 	scalar(o, key);
 	map_begin(o);
@@ -170,9 +198,11 @@ static void image(struct out *o, const char *key, const char *arg, const char *u
 		pair(o, "image_arg", arg);
 	pair(o, "url", url);
 	pair(o, "sha256sum", sha256);
-	if (type) {
-		scalar(o, "type");
-		scalar(o, type);
+	if (as_is) {
+		scalar(o, "install_overlay");
+		scalar(o, "false");
+		scalar(o, "install_modules");
+		scalar(o, "false");
 	}
 	map_end(o);
 }
@@ -189,19 +219,14 @@ static void deploy(struct out *o, const struct lava_job *j)
 	scalar(o, qemu ? "tmpfs" : "tftp");
 	timeout(o, "timeout", LAVA_JOB_DEPLOY_S);
 	if (!qemu) {
-		scalar(o, "kernel");
-		map_begin(o);
-		pair(o, "url", j->kernel_url);
-		pair(o, "sha256sum", j->kernel_sha256);
-		scalar(o, "type");
-		scalar(o, "bzimage");
-		map_end(o);
-		image(o, "ramdisk", NULL, j->initrd_url, j->initrd_sha256, NULL);
+		/* A bzImage has no kernel type of its own in LAVA's TFTP schema: none is given. */
+		image(o, "kernel", NULL, j->kernel_url, j->kernel_sha256, false);
+		image(o, "ramdisk", NULL, j->initrd_url, j->initrd_sha256, true);
 	} else {
 		scalar(o, "images");
 		map_begin(o);
-		image(o, "kernel", kernel_arg, j->kernel_url, j->kernel_sha256, NULL);
-		image(o, "ramdisk", "-initrd {ramdisk}", j->initrd_url, j->initrd_sha256, NULL);
+		image(o, "kernel", kernel_arg, j->kernel_url, j->kernel_sha256, false);
+		image(o, "ramdisk", "-initrd {ramdisk}", j->initrd_url, j->initrd_sha256, false);
 		map_end(o);
 	}
 	map_end(o);

@@ -25,9 +25,32 @@
 #include "boot/cpu.h"
 #include "lib/strbuf.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define LAVA_JOB_DEPLOY_S 120	/* fetching two files of a few MB */
+
+/*
+ * A lab's real board (a [board NAME] of the config): its jobs go to its
+ * device type with its boot method, deployed over TFTP.  LAVA_BOARD_BOOTS
+ * are the boot methods LAVA's schema and its x86 device types give a TFTP
+ * kernel and ramdisk ("commands: ramdisk").
+ */
+#define LAVA_BOARD_BOOTS "ipxe, grub or grub-efi"
+struct lava_board {
+	const char *name;
+	const char *device_type;
+	const char *boot_method;
+	const char *const *tags;
+	size_t ntags;
+};
+
+/* Whether LAVA boots a board's TFTP kernel that way (LAVA_BOARD_BOOTS). */
+bool lava_board_boot_known(const char *method);
+
+/* The board of that name, or NULL. */
+const struct lava_board *lava_board_find(const struct lava_board *boards, size_t n,
+					 const char *name);
 
 struct lava_job {
 	const char *name;		/* job_name */
@@ -44,6 +67,9 @@ struct lava_job {
 	/* metadata */
 	const char *run_id, *variant, *setup, *version, *commit;
 };
+
+/* Points the job at the board: its device type, boot method and tags. */
+void lava_job_use_board(struct lava_job *job, const struct lava_board *board);
 
 /* Appends the job's YAML to out; ERR_INPUT names a command line QEMU cannot take. */
 int lava_job_write(const struct lava_job *job, struct strbuf *out);

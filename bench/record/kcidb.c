@@ -233,8 +233,9 @@ static struct json_object *kcidb_test(const struct report_input *in, const struc
 	kcidb_add_text(misc, "crash", c->crash);
 	kcidb_add_text(misc, "reason", c->reason);
 	kcidb_add_text(misc, "console", c->console);
-	/* A lab keeps the job's log where its URL says; a libvirt console is only a path. */
-	kcidb_add_text(o, "log_url", c->job_url);
+	/* A server's job has a URL; a lab of one's log, like a libvirt console, is only a path. */
+	if (c->job_url && strstr(c->job_url, "://"))
+		kcidb_add_text(o, "log_url", c->job_url);
 	kcidb_add_text(misc, "job_id", c->job_id);
 	kcidb_add_text(misc, "job_url", c->job_url);
 	kcidb_add_guards(misc, report_guard_find(in, c->test));

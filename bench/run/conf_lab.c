@@ -162,6 +162,9 @@ char *conf_board_set(struct conf_board *b, const char *key, const char *value)
 
 	if (strcmp(key, "device-type") == 0)
 		why = set_once(&b->device_type, key, label, value);
+	else if (strcmp(key, "boot") == 0 && !lava_board_boot_known(value))
+		why = xasprintf("unknown boot method '%s' in %s (expected " LAVA_BOARD_BOOTS ")", value,
+				label);
 	else if (strcmp(key, "boot") == 0)
 		why = set_once(&b->boot, key, label, value);
 	else if (strcmp(key, "console") == 0)
@@ -221,6 +224,13 @@ const struct conf_board *conf_board_find(const struct conf_board *boards, size_t
 	return NULL;
 }
 
+struct lava_board conf_board_lava(const struct conf_board *b)
+{
+	return (struct lava_board){ .name = b->name, .device_type = b->device_type,
+				    .boot_method = b->boot, .tags = (const char *const *)b->tags,
+				    .ntags = b->ntags };
+}
+
 char *conf_labs_check_boards(const struct conf_lab *labs, size_t nlabs,
 			     const struct conf_board *boards, size_t nboards, int *line)
 {
@@ -228,11 +238,27 @@ char *conf_labs_check_boards(const struct conf_lab *labs, size_t nlabs,
 		for (size_t b = 0; b < labs[l].nboards; b++) {
 			const char *name = labs[l].boards[b];
 
-			if (!conf_board_find(boards, nboards, name)) {
-				*line = labs[l].line;
+			*line = labs[l].line;
+			if (!conf_board_find(boards, nboards, name))
 				return xasprintf("lab '%s' names board '%s', which has no [board %s]",
 						 labs[l].name, name, name);
-			}
+			/* lava-run boots the device file the bench writes, a QEMU one. */
+			if (labs[l].engine != CONF_LAB_REST)
+				return xasprintf("lab '%s' has engine = lava-run, which boots QEMU only: "
+						 "board '%s' needs a server (engine = rest)",
+						 labs[l].name, name);
+		}
+	}
+	for (size_t b = 0; b < nboards; b++) {
+		bool held = false;
+
+		for (size_t l = 0; l < nlabs && !held; l++)
+			for (size_t i = 0; i < labs[l].nboards && !held; i++)
+				held = strcmp(labs[l].boards[i], boards[b].name) == 0;
+		if (!held) {
+			*line = boards[b].line;
+			return xasprintf("board '%s' is in no lab: a [lab] lists it with board = %s",
+					 boards[b].name, boards[b].name);
 		}
 	}
 	return NULL;

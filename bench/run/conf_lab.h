@@ -19,10 +19,11 @@
  *                 queue-timeout = SECONDS (rest: how long a job may wait
  *                 for a device before it is cancelled and its boot tried
  *                 elsewhere; default LAB_REST_QUEUE_S, 300)
- *   [board NAME]  device-type = TYPE, boot = METHOD (LAVA's boot method:
- *                 ipxe, grub, u-boot, ...), fpu = fsave or fxsave (the
- *                 path its kernel must report), console = DEVICE,BAUD
- *                 (default ttyS0,115200), tags = TAG...
+ *   [board NAME]  device-type = TYPE, boot = METHOD (LAVA's boot method,
+ *                 LAVA_BOARD_BOOTS), fpu = fsave or fxsave (the path its
+ *                 kernel must report), console = DEVICE,BAUD (default
+ *                 CONF_BOARD_CONSOLE), tags = TAG...; a setup "@NAME"
+ *                 of the run, booted only by a lab that lists it
  *
  * Each function returns 0 or a message for conf.c to put after the file
  * and line (caller frees); a section's keys are checked whole by
@@ -33,6 +34,7 @@
 #define FPUBENCH_CONF_LAB_H
 
 #include "judge/expect.h"
+#include "lab/lava_job.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -72,6 +74,9 @@ struct conf_board {
 	int line;
 };
 
+/* A board's console unless it says. */
+#define CONF_BOARD_CONSOLE "ttyS0,115200"
+
 /* The lab that `--lab local` names without a config: lava-run, defaults. */
 #define CONF_LAB_LOCAL "local"
 
@@ -103,7 +108,14 @@ const struct conf_lab *conf_lab_find(const struct conf_lab *labs, size_t n, cons
 const struct conf_board *conf_board_find(const struct conf_board *boards, size_t n,
 					 const char *name);
 
-/* Whether every board a lab names has its section; else the message, *line the lab's. */
+/* The board as its jobs name it; borrows b's strings. */
+struct lava_board conf_board_lava(const struct conf_board *b);
+
+/*
+ * Whether every board a lab names has its section, only a rest lab names
+ * boards, and every board is in a lab; else the message, *line the
+ * lab's or the board's.
+ */
 char *conf_labs_check_boards(const struct conf_lab *labs, size_t nlabs,
 			     const struct conf_board *boards, size_t nboards, int *line);
 

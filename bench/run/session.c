@@ -19,6 +19,41 @@
 
 #include <git2/sys/repository.h>
 
+/* A lab of this run that holds the board, or NULL. */
+static const struct conf_lab *board_lab(const struct session *s, const char *board)
+{
+	for (size_t l = 0; l < s->cfg.nlabs; l++)
+		for (size_t b = 0; b < s->cfg.labs[l]->nboards; b++)
+			if (strcmp(s->cfg.labs[l]->boards[b], board) == 0)
+				return s->cfg.labs[l];
+	return NULL;
+}
+
+/*
+ * A board setup takes its FPU claim and console from its [board], and
+ * must be in a lab of this run: it boots nowhere else.
+ */
+static int setup_board(struct session *s, struct cpu_setup *c)
+{
+	const struct conf_board *b = conf_board_find(s->cfg.boards, s->cfg.nboards, c->board);
+	char *cmdline;
+
+	if (!b)
+		return error_set(ERR_USAGE, "cpu setup '%s': no [board %s] in the config", c->spec,
+				 c->board);
+	if (!board_lab(s, c->board))
+		return error_set(ERR_USAGE, "board '%s' is in no lab of this run: a board boots only "
+					    "in a lab that lists it (board = %s) and is picked (--lab)",
+				 c->board, c->board);
+	c->board_fsave = b->fpu == EXPECT_FPU_FSAVE;
+	/* The last console= is the one init writes to; its speed is the board's. */
+	cmdline = xasprintf("console=%s%s%s", b->console ? b->console : CONF_BOARD_CONSOLE,
+			    *c->cmdline ? " " : "", c->cmdline);
+	free(c->cmdline);
+	c->cmdline = cmdline;
+	return 0;
+}
+
 int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 {
 	if (!n)
@@ -29,6 +64,8 @@ int session_parse_setups(struct session *s, const char *const *specs, size_t n)
 		if (err < 0)
 			return err;
 		s->nsetups++;
+		if (s->setups[i].board && (err = setup_board(s, &s->setups[i])) < 0)
+			return err;
 		if (s->cfg.append && *s->cfg.append) {
 			struct cpu_setup *c = &s->setups[i];
 			char *cmdline = xasprintf("%s%s%s", c->cmdline, *c->cmdline ? " " : "",
@@ -194,18 +231,26 @@ static int lab_connect(struct session *s, const struct conf_lab *c)
 		.device_type = c->device_type, .tags = (const char *const *)c->tags,
 		.ntags = c->ntags, .queue_s = c->queue_s,
 	};
+	struct lava_board *boards = xcalloc(c->nboards + 1, sizeof(*boards));
 	int err = c->engine == CONF_LAB_REST ? conf_lab_token(c, &token) : 0;
 
+	/* conf.c made sure each has its [board]. */
+	for (size_t i = 0; i < c->nboards; i++)
+		boards[i] = conf_board_lava(conf_board_find(s->cfg.boards, s->cfg.nboards, c->boards[i]));
 	spec.token = token;
+	spec.boards = boards;
+	spec.nboards = c->nboards;
 	if (!err)
 		err = lab_open(&l, &spec);
 	free(token);
+	free(boards);
 	if (err < 0)
 		return err;
 	s->labs[s->nlabs++] = l;
 	s->uris[s->nhosts] = xasprintf("lab %s", c->name);
 	s->hosts[s->nhosts] = (struct matrix_host){
 		.lab = lab_matrix(l), .uri = s->uris[s->nhosts], .jobs = c->jobs ? c->jobs : 1,
+		.boards = (const char *const *)c->boards, .nboards = c->nboards,
 	};
 	s->nhosts++;
 	return 0;

@@ -30,6 +30,8 @@ struct session_config {
 	size_t nhosts;
 	const struct conf_lab *const *labs;	/* LAVA labs that boot beside the hosts */
 	size_t nlabs;
+	const struct conf_board *boards;	/* the config's [board]s: what a "@NAME" setup is */
+	size_t nboards;
 	const char *results;
 	const char *guest_dir;	/* holds init */
 	const char *kmod_src;

@@ -4,11 +4,14 @@
 lava-cells.py same REF RUN: cell by cell, (variant, setup, test) -> status and crash, the
     same in both results directories' latest runs, and every cell of RUN met.
 lava-cells.py linked RUN LAB: some cells ran on "lab LAB" and some under libvirt, all on
-    one or the other, each lab cell names its job, linked in report.html and in KCIDB's
-    log_url, and no libvirt cell names one.
+    one or the other, each lab cell names its job, linked in report.html, and no libvirt
+    cell names one.  A server's job URL is KCIDB's log_url too; a lava-run job's is its
+    log's path in the run directory, a file anyone may read, and no log_url.
 """
 import glob
 import json
+import os
+import stat
 import sys
 
 
@@ -42,8 +45,12 @@ def linked(results, lab):
     logs = {t.get("log_url") for t in json.load(open(run + "kcidb.json"))["tests"]}
     ok = bool(on_lab and virt and len(on_lab) + len(virt) == len(all_cells))
     for c in on_lab:
-        ok = ok and bool(c["job_id"] and c["job_url"]) and \
-            ('href="%s"' % c["job_url"]) in html and c["job_url"] in logs
+        url = c["job_url"]
+        ok = ok and bool(c["job_id"] and url) and ('href="%s"' % url) in html
+        if ok and "://" in url:
+            ok = url in logs
+        elif ok:
+            ok = url not in logs and os.stat(run + url).st_mode & stat.S_IROTH != 0
     ok = ok and all(c["job_url"] is None for c in virt)
     print("# %d cells on lab %s, %d under libvirt" % (len(on_lab), lab, len(virt)))
     return ok

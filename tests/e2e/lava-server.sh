@@ -8,8 +8,10 @@
 # run finds them.  Then `fpubench run` over a config with that lab and the
 # embedded libvirt host: every cell of the default matrix met, some on each,
 # each cell as a libvirt-only run gives it, each lab cell linked to its job;
-# and a second run whose worker is stopped while a job runs still completes,
-# that boot retried under libvirt.  Needs root and lava-server (`make
+# a board's job the server takes for a device type with no board behind it
+# (its one device in Maintenance), cancelled by the bench after its
+# queue-timeout, an error cell; and a second run whose worker is stopped
+# while a job runs still completes, that boot retried under libvirt.  Needs root and lava-server (`make
 # check-lava-server` installs both); about ten minutes (LAVA's scheduler
 # and worker take some 40 s a job).
 set -u
@@ -19,16 +21,15 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 WORK=$(mktemp -d /tmp/fpubench-lava-server.XXXXXX)
 PORT=${LAVA_E2E_PORT:-8123}
 URL=http://127.0.0.1:$PORT
-CELLS="$ROOT/tests/e2e/lava-cells.py"
-CACHE=${FPUBENCH_CACHE:-$HOME/.cache/fpubench}
 WORKER=fpubench-e2e-worker
 DEVICE=fpubench-e2e-qemu01
+BOARD=fpubench-e2e-p4
 USER_NAME=fpubench-e2e
 PIDS=""
 WORKER_PID=""
 PG_STARTED=""
 
-. "$ROOT/tests/e2e/lib.sh"
+. "$ROOT/tests/e2e/lava-lib.sh"
 
 cleanup() {
 	for p in $PIDS $WORKER_PID; do kill "$p" 2>/dev/null; done
@@ -104,26 +105,51 @@ start_worker
 device_idle() { api "devices/$DEVICE/" | grep -q '"state":"Idle"'; }
 check "the device is idle on its worker" wait_for 60 device_idle
 
-cp "$ROOT/bench/fpubench.conf" "$WORK/server.conf"
-cat >>"$WORK/server.conf" <<CONF
-
-[host embedded]
-uri = qemu:///embed?root=$CACHE/libvirt
-jobs = 2
-
+lava_conf "$WORK/server.conf" <<CONF
 [lab srv]
 engine = rest
 url = $URL/
 token-file = $WORK/token
 queue-timeout = 60
 CONF
+lava_matrix "$WORK/server.conf" srv "the server's lab"
 
-check "the default matrix under libvirt alone" status_is 0 "$FPUBENCH" run \
-	--results "$WORK/virt" --history "$WORK/virt.db"
-check "the default matrix over the server's lab and libvirt" status_is 0 "$FPUBENCH" run \
-	--config "$WORK/server.conf" --results "$WORK/mixed" --history "$WORK/mixed.db"
-check "each cell as under libvirt, all met" "$CELLS" same "$WORK/virt" "$WORK/mixed"
-check "cells ran on both, each lab cell linked to its job" "$CELLS" linked "$WORK/mixed" srv
+# A board: the server takes its job for a device type of Debian's own
+# templates (x86-pentium4), whose one device stays in Maintenance, since
+# no such board is here: nothing boots it, the job waits for a device, and
+# the bench cancels it and says so in an error cell; it is never booted
+# under libvirt.
+lava-server manage device-types list 2>/dev/null | grep -qw x86-pentium4 ||
+	lava-server manage device-types add x86-pentium4 >/dev/null
+echo "{% extends 'x86-pentium4.jinja2' %}" >"/etc/lava-server/dispatcher-config/devices/$BOARD.jinja2"
+lava-server manage devices list 2>/dev/null | grep -q "$BOARD" ||
+	lava-server manage devices add --device-type x86-pentium4 --worker "$WORKER" "$BOARD" >/dev/null
+lava-server manage devices update --health MAINTENANCE "$BOARD" >/dev/null
+lava_board_conf "$WORK/boards.conf" "engine = rest" "url = $URL/" "token-file = $WORK/token" \
+	"queue-timeout = 20"
+cat >>"$WORK/boards.conf" <<CONF
+
+[host embedded]
+uri = qemu:///embed?root=$CACHE/libvirt
+CONF
+check "a board's run ends with an error cell" status_is 1 "$FPUBENCH" run \
+	--config "$WORK/boards.conf" --cpu 486 --cpu @p4 --variant patched --test fpu_seed \
+	--results "$WORK/board" --history "$WORK/board.db"
+board_cells() {	# the board's cells: one error naming its job, which the server has Canceled
+	/usr/bin/python3 - "$WORK/board" <<'PY' >"$WORK/board-job" || return 1
+import glob, json, sys
+cells = json.load(open(sorted(glob.glob(sys.argv[1] + "/2*/results.json"))[-1]))
+board = [c for c in cells if c["cpu"] == "@p4"]
+qemu = [c for c in cells if c["cpu"] == "486"]
+ok = len(board) == 1 and board[0]["status"] == "error" and board[0]["host"] == "lab boards" \
+    and "took job" in board[0]["reason"] and board[0]["job_id"] \
+    and qemu and all(c["met"] for c in qemu)
+print(board[0]["job_id"] if ok else "")
+sys.exit(0 if ok else 1)
+PY
+	api "jobs/$(cat "$WORK/board-job")/" | grep -q '"health":"Canceled"'
+}
+check "the board's job was taken, never run, cancelled; 486's cells met" board_cells
 
 # The worker stops while a job runs: that boot goes to libvirt, the run completes.
 "$FPUBENCH" run --config "$WORK/server.conf" --results "$WORK/lost" --history "$WORK/lost.db" \

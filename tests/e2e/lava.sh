@@ -3,7 +3,8 @@
 # `fpubench lava --emit` on Debian's 6.1 tree with the cache's builds: a
 # job per (kernel, setup) boot, each valid for LAVA's own schema
 # (lava-schema.py --strict, with Debian's python3, where voluptuous is),
-# the artefacts and SHA256SUMS right.  Then the lava-run leg: the default
+# the artefacts and SHA256SUMS right; a config's boards' jobs too, and a
+# board no lab holds refused.  Then the lava-run leg: the default
 # matrix under libvirt alone, and again over a `engine = lava-run` lab and
 # the embedded libvirt host together; every cell met, some on each, each
 # cell's verdict and crash equal to the libvirt run's, each lab cell
@@ -18,9 +19,8 @@ WORK=$(mktemp -d /tmp/fpubench-lava.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 SCHEMA=/usr/share/lava-common/lava-schema.py
 EMIT="$WORK/emit"
-CELLS="$ROOT/tests/e2e/lava-cells.py"
 
-. "$ROOT/tests/e2e/lib.sh"
+. "$ROOT/tests/e2e/lava-lib.sh"
 
 schema_ok() {	# every job of the directory passes LAVA's strict schema check
 	for j in "$1"/jobs/*.yaml; do
@@ -52,27 +52,29 @@ check "a job fetches from the URL" grep -q "url: 'https://lab.example/fpubench/b
 check "a command line a QEMU job cannot take is refused" status_is 128 "$FPUBENCH" lava \
 	--emit "$WORK/bad" --cpu 486 --variant patched --append 'x="y"'
 
+# Boards: a job each for its device type and boot method, valid for LAVA's schema.
+lava_board_conf "$WORK/boards.conf" "engine = rest" "url = https://lava.example.org/" \
+	"token-env = FPUBENCH_E2E_NO_TOKEN"
+check "lava --emit writes the config's boards' jobs" status_is 0 "$FPUBENCH" lava \
+	--emit "$WORK/boards" --config "$WORK/boards.conf" --variant patched
+# The seven default setups and the two boards.
+check "a job per (kernel, setup or board)" count_is 9 "$WORK/boards"/jobs/*.yaml
+check "every board job passes LAVA's schema" schema_ok "$WORK/boards"
+check "a board's job: its device type, boot method, TFTP" sh -c \
+	'grep -q "device_type: .vortex86dx." "$1" && grep -q "method: ipxe" "$1" &&
+	 grep -q "to: tftp" "$1" && grep -q "^- .vx86.$" "$1"' sh "$WORK/boards/jobs/patched-_vx.yaml"
+check "its kernel parameters and console speed in extra_kernel_args" grep -q \
+	"extra_kernel_args: '.*tsc=unstable console=ttyS0,38400'" "$WORK/boards/jobs/patched-_p4.yaml"
+check "a board no lab holds is refused before anything is built" status_is 129 "$FPUBENCH" \
+	run --config "$WORK/boards.conf" --lab local --cpu @vx --results "$WORK/none"
+
 # The lava-run leg.
-CACHE=${FPUBENCH_CACHE:-$HOME/.cache/fpubench}
-# The default config (its setups and [expect] rules) with a host and a lab.
-cp "$ROOT/bench/fpubench.conf" "$WORK/mixed.conf"
-cat >>"$WORK/mixed.conf" <<CONF
-
-[host embedded]
-uri = qemu:///embed?root=$CACHE/libvirt
-jobs = 2
-
+lava_conf "$WORK/mixed.conf" <<CONF
 [lab here]
 engine = lava-run
 jobs = 2
 CONF
-
-check "the default matrix under libvirt alone" status_is 0 "$FPUBENCH" run \
-	--results "$WORK/virt" --history "$WORK/virt.db"
-check "the default matrix over a lava-run lab and libvirt" status_is 0 "$FPUBENCH" run \
-	--config "$WORK/mixed.conf" --results "$WORK/mixed" --history "$WORK/mixed.db"
-check "each cell as under libvirt, all met" "$CELLS" same "$WORK/virt" "$WORK/mixed"
-check "cells ran on both, each lab cell linked to its job" "$CELLS" linked "$WORK/mixed" here
+lava_matrix "$WORK/mixed.conf" here "a lava-run lab"
 check "--lab local alone boots nothing under libvirt" status_is 0 "$FPUBENCH" test \
 	--lab local --cpu pentium2,-fxsr --test fpu_seed --results "$WORK/local"
 check "its cells are the lab's" sh -c \

@@ -38,7 +38,7 @@ static void test_bad_setups_name_the_spec(void **state)
 {
 	static const char *const bad[] = { "", ",-fxsr", "486,fxsr", "486,-", "pen tium",
 					   "pentium2,-fxsr,", "486,,-fxsr",
-					   "486:a\nb", "486,-fx<sr" };
+					   "486:a\nb", "486,-fx<sr", "@", "@geode,-fxsr", "@ge ode" };
 	struct cpu_setup c;
 
 	(void)state;
@@ -162,6 +162,32 @@ static void test_setup_families(void **state)
 	}
 }
 
+/* "@NAME" is a board: no model to look up, the FPU path it claims, nofxsr as on any setup. */
+static void test_board_setups(void **state)
+{
+	struct cpu_setup c;
+
+	(void)state;
+	assert_int_equal(cpu_setup_parse(&c, "@geode:a=1,b"), 0);
+	assert_string_equal(c.board, "geode");
+	assert_string_equal(c.cpu, "@geode");
+	assert_string_equal(c.cmdline, "a=1 b");
+	assert_int_equal(c.nfeatures, 0);
+	assert_int_equal(cpu_setup_family(&c), 0);
+	assert_false(cpu_setup_uses_fsave(&c));
+	c.board_fsave = true;
+	assert_true(cpu_setup_uses_fsave(&c));
+	cpu_setup_release(&c);
+	assert_int_equal(cpu_setup_parse(&c, "@pentium3:nofxsr"), 0);
+	assert_true(cpu_setup_uses_fsave(&c));
+	cpu_setup_release(&c);
+	/* A board named like a model is still a board: it claims FXSAVE unless told. */
+	assert_int_equal(cpu_setup_parse(&c, "@486"), 0);
+	assert_false(cpu_setup_uses_fsave(&c));
+	assert_int_equal(cpu_setup_family(&c), 0);
+	cpu_setup_release(&c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +197,7 @@ int main(void)
 		cmocka_unit_test(test_model_table_agrees_with_libvirts_cpu_map),
 		cmocka_unit_test(test_which_setups_use_fsave),
 		cmocka_unit_test(test_setup_families),
+		cmocka_unit_test(test_board_setups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

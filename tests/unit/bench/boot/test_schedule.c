@@ -320,6 +320,103 @@ static void test_refused_job_is_an_error_cell(void **state)
 	matrix_free(m);
 }
 
+/* A lab that holds board "geode" (cpu setup "@geode"), which the fixture's third setup becomes. */
+static const char *const geode[] = { "geode" };
+
+static void use_board(struct fixture *f, bool fsave)
+{
+	cpu_setup_release(&f->setups[2]);
+	assert_int_equal(cpu_setup_parse(&f->setups[2], "@geode"), 0);
+	f->setups[2].board_fsave = fsave;
+	f->hosts[1] = (struct matrix_host){ .lab = &fake_lab, .uri = "lab here", .jobs = 2,
+					    .boards = geode, .nboards = 1 };
+}
+
+static size_t board_cells(const struct matrix *m, const char *host, enum verdict status)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->ncells; i++)
+		n += m->cells[i].cpu->board && strcmp(m->cells[i].host, host) == 0 &&
+		     m->cells[i].status == status;
+	return n;
+}
+
+/* A board boots only in the lab that holds it; libvirt takes QEMU setups alone. */
+static void test_board_boots_only_in_its_lab(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	use_board(f, true);
+	m = run(f, NHOSTS);
+	assert_true(board_cells(m, "lab here", VERDICT_PASS) > 0);
+	assert_int_equal(board_cells(m, "lab here", VERDICT_PASS) + board_cells(m, "test:///a", VERDICT_PASS),
+			 board_cells(m, "lab here", VERDICT_PASS));
+	/* Both kernels on the board went through the lab: at least its two boots. */
+	assert_true(lab.boots >= 2);
+	assert_int_equal(cells_on(m, "test:///a", VERDICT_PASS) + cells_on(m, "lab here", VERDICT_PASS),
+			 m->ncells);
+	matrix_free(m);
+}
+
+/* A board whose console reports another FPU path than it claims: error cells, as on libvirt. */
+static void test_board_with_another_fpu_path_is_an_error(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	use_board(f, false);	/* it claims FXSAVE; the console says FSAVE */
+	m = run(f, NHOSTS);
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct matrix_cell *c = &m->cells[i];
+
+		if (!c->cpu->board || c->status == VERDICT_SKIP)
+			continue;
+		assert_int_equal(c->status, VERDICT_ERROR);
+		assert_non_null(strstr(c->reason, "should make the kernel use FXSAVE, it reported FSAVE"));
+	}
+	assert_true(board_cells(m, "lab here", VERDICT_ERROR) > 0);
+	matrix_free(m);
+}
+
+/* A lab failing for its own sake retries a QEMU setup on libvirt, never a board. */
+static void test_board_failure_is_not_retried_on_libvirt(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	lab.error = ERR_LAB;
+	use_board(f, true);
+	m = run(f, NHOSTS);
+	assert_int_equal(board_cells(m, "lab here", VERDICT_ERROR), 2);
+	assert_int_equal(board_cells(m, "test:///a", VERDICT_PASS), 0);
+	assert_int_equal(mock.boots[0], 4);
+	matrix_free(m);
+}
+
+/* No host of the run holds the board: its pairs are error cells, and nothing boots it. */
+static void test_board_no_host_holds_is_an_error(void **state)
+{
+	struct fixture *f = *state;
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	use_board(f, true);
+	f->hosts[1].nboards = 0;
+	m = run(f, NHOSTS);
+	assert_int_equal(board_cells(m, "none", VERDICT_ERROR), 2);
+	for (size_t i = 0; i < m->ncells; i++)
+		if (m->cells[i].cpu->board)
+			assert_string_equal(m->cells[i].reason,
+					    "no host or lab of this run boots board 'geode'");
+	assert_int_equal(mock.boots[0] + lab.boots, 4);
+	matrix_free(m);
+}
+
 static void test_lost_host_gives_its_work_away(void **state)
 {
 	struct fixture *f = *state;
@@ -395,6 +492,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lab_cells_name_their_job, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lab_failure_is_retried_on_libvirt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_job_is_an_error_cell, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_board_boots_only_in_its_lab, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_board_with_another_fpu_path_is_an_error, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_board_failure_is_not_retried_on_libvirt, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_board_no_host_holds_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_losing_the_only_host_errors_every_cell, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_chosen_tests_end_a_group_early, setup, teardown),

@@ -131,7 +131,8 @@ static void test_board_job(void **state)
 	assert_string_equal(lookup(&doc, "context/extra_kernel_args"), j.cmdline);
 	assert_null(lookup(&doc, "context/arch"));
 	assert_string_equal(lookup(&doc, "actions/0/deploy/to"), "tftp");
-	assert_string_equal(lookup(&doc, "actions/0/deploy/kernel/type"), "bzimage");
+	assert_null(lookup(&doc, "actions/0/deploy/kernel/type"));
+	assert_string_equal(lookup(&doc, "actions/0/deploy/ramdisk/install_overlay"), "false");
 	assert_string_equal(lookup(&doc, "actions/1/boot/method"), "ipxe");
 	yaml_document_delete(&doc);
 	strbuf_release(&sb);

@@ -252,6 +252,15 @@ static void test_bad_inputs_name_file_and_line(void **state)
 		{ "[board b]\nfpu = x87\n",
 		  "'x.conf' line 2: unknown fpu 'x87' in [board b] (expected fsave or fxsave)" },
 		{ "[board b]\nboot = ipxe\nfpu = fsave\n", "'x.conf' line 1: board 'b' has no device-type" },
+		{ "[board b]\nboot = u-boot\n",
+		  "'x.conf' line 2: unknown boot method 'u-boot' in [board b] (expected ipxe, grub or "
+		  "grub-efi)" },
+		{ "[run]\n[board b]\ndevice-type = x86\nboot = grub\nfpu = fsave\n",
+		  "'x.conf' line 2: board 'b' is in no lab: a [lab] lists it with board = b" },
+		{ "[lab l]\nengine = lava-run\nboard = b\n"
+		  "[board b]\ndevice-type = x86\nboot = grub\nfpu = fsave\n",
+		  "'x.conf' line 1: lab 'l' has engine = lava-run, which boots QEMU only: board 'b' "
+		  "needs a server (engine = rest)" },
 		{ "[lab l]\nqueue-timeout = 0\n",
 		  "'x.conf' line 2: bad queue-timeout '0' in [lab l] (seconds, 1 to 86400)" },
 	};
