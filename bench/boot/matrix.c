@@ -10,6 +10,7 @@
 #include "lib/strlist.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,8 @@ struct group {
 	enum group_state state;
 	long failed_host;	/* the host it failed on for the infrastructure's sake, or -1 */
 	bool infra_failed;	/* this attempt's boot failed before the kernel ran */
+	bool cancelled;		/* its boot was destroyed when the run stopped early */
+	bool complete;		/* every test it was to run has its cell */
 	struct matrix_cell *cells;
 	size_t ncells;
 	int fatal;		/* an error code that ends the whole run */
@@ -45,6 +48,8 @@ struct runner {
 	size_t ngroups;
 	size_t ndone;
 	bool stop;
+	bool stopped_early;	/* an unmet cell stopped it (fail_fast) */
+	atomic_bool cancel;	/* set with stopped_early: the boots running end (guest_spec) */
 	bool *host_lost;	/* by host: its connection died, it takes no more groups */
 	size_t nguests;		/* for the progress line: guests booted, */
 	size_t ncells;		/* cells judged, */
@@ -206,6 +211,21 @@ static void group_boot_error(struct group *g, const struct matrix_job *job)
 	g->cells[g->ncells - 1].job_url = job->url ? xstrdup(job->url) : NULL;
 }
 
+/*
+ * Whether the boot was destroyed because the bench or the run stopped: it
+ * tells nothing about the kernel, and gives no cells.
+ */
+static bool boot_cut_short(struct runner *r, struct group *g, const struct guest_outcome *out)
+{
+	if (out->interrupted) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_mutex_unlock(&r->lock);
+	}
+	g->cancelled |= out->cancelled;
+	return out->interrupted || out->cancelled;
+}
+
 static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
 		      int *resume)
 {
@@ -238,6 +258,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.build_id = g->kernel->build_id,
 		.tests = o->ntests ? tests.buf : NULL,
 		.start = start,
+		.cancel = o->fail_fast ? &r->cancel : NULL,
 	};
 	*resume = 0;
 	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
@@ -254,12 +275,8 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 			host_lose(r, host);
 		goto out;
 	}
-	if (outcome.interrupted) {
-		pthread_mutex_lock(&r->lock);
-		r->stop = true;
-		pthread_mutex_unlock(&r->lock);
+	if (boot_cut_short(r, g, &outcome))
 		goto out;
-	}
 	if (file_read_capped(console, CONSOLE_MAX, &text, &truncated) < 0 ||
 	    console_scan(text.buf, text.len, &report) < 0) {
 		group_error(g, console_rel, error_last());
@@ -310,6 +327,38 @@ static bool group_retry_elsewhere(const struct runner *r, const struct group *g)
 	return g->infra_failed && g->failed_host < 0 && r->opts->nhosts > 1;
 }
 
+bool matrix_cells_stop(const struct matrix_options *opts, const struct matrix_cell *cells,
+		       size_t ncells)
+{
+	for (size_t i = 0; opts->fail_fast && i < ncells; i++)
+		if (!cells[i].met)
+			return true;
+	return false;
+}
+
+/* The first unmet cell stops the run: no more boots, and those running end; under r->lock. */
+static void runner_check_stop(struct runner *r, const struct matrix_cell *cells, size_t n)
+{
+	if (r->stop || !matrix_cells_stop(r->opts, cells, n))
+		return;
+	r->stop = r->stopped_early = true;
+	atomic_store(&r->cancel, true);
+	pthread_cond_broadcast(&r->changed);
+}
+
+/* A pair the stop left without all its cells gets a not_run cell, which is never met. */
+static void group_not_run(struct runner *r, struct group *g)
+{
+	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_SKIP);
+
+	c->reason = xstrdup(g->ncells > 1 ? "not run: the run stopped early (--fail-fast) before "
+					    "the later tests" : "not run: the run stopped early (--fail-fast)");
+	c->duration_s = 0;
+	group_complete_cells(r, g, g->ncells - 1, 0);
+	c->not_run = true;
+	c->met = false;
+}
+
 bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu)
 {
 	int have = cpu_setup_family(cpu);
@@ -331,6 +380,7 @@ static bool group_skip_cpu(struct runner *r, struct group *g, size_t host)
 	c->reason = xasprintf("kernel requires an i%d86 CPU, and '%s' is an i%d86", need, g->cpu->model,
 			      have);
 	c->duration_s = 0;
+	g->complete = true;
 	pthread_mutex_lock(&r->lock);
 	group_complete_cells(r, g, 0, host);
 	boot_report(r, g->cells, g->ncells, r->ndone + 1);
@@ -369,7 +419,9 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 		}
 		group_complete_cells(r, g, first, host);
 		bool again = resume > start && !group_chosen_tests_done(r->opts, g);
+		g->complete = !again && !g->cancelled;
 		boot_report(r, g->cells + first, g->ncells - first, r->ndone + (again ? 0 : 1));
+		runner_check_stop(r, g->cells + first, g->ncells - first);
 		bool stop = r->stop;
 		pthread_mutex_unlock(&r->lock);
 		if (stop)
@@ -448,6 +500,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.changed, NULL);
+	atomic_init(&r.cancel, false);
 	r.host_lost = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.host_lost));
 	progress_init(&r.progress, stderr, "booting");
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
@@ -487,6 +540,9 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 			group_error(g, NULL, "no host or lab left to boot it");
 			group_complete_cells(&r, g, 0, (size_t)(g->failed_host >= 0 ? g->failed_host : 0));
 			boot_report(&r, g->cells, g->ncells, ++r.ndone);
+		} else if (r.stopped_early && !g->complete) {
+			group_not_run(&r, g);
+			boot_report(&r, g->cells + g->ncells - 1, 1, r.ndone);
 		}
 		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));
 		memcpy(m->cells + m->ncells, g->cells, g->ncells * sizeof(*g->cells));
@@ -494,7 +550,8 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 		free(g->cells);
 		free(g->fatal_message);
 	}
-	m->interrupted = r.stop && !err;
+	m->interrupted = r.stop && !r.stopped_early && !err;
+	m->stopped_early = r.stopped_early && !err;
 	progress_end(&r.progress);
 out:
 	pthread_cond_destroy(&r.changed);
