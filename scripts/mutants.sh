@@ -28,7 +28,8 @@
 # are recorded and not booted), then tested on the FSAVE setups and, only if
 # they do not kill it, on the others (with a tracefile per setup beside
 # COVERAGE, named as the setup with `,` and `:` made `_`, only on the setups
-# that run the mutant's lines); the outcome goes to the store, and the
+# that run the mutant's lines), each run stopping at its first unmet cell
+# (--fail-fast); the outcome goes to the store, and the
 # figures of every run so far (`mutants-gen.py report`) close the output, with
 # MUTANTS_HTML=FILE as HTML too (default with COVERAGE: mutants.html beside
 # it, each mutant linked to its line in the coverage report's html/).
@@ -86,7 +87,8 @@ option()
 	printf '%s' "$val"
 }
 
-# One generated mutant, built: `fpubench test` on the FSAVE setups, then on the
+# One generated mutant, built: `fpubench test --fail-fast` (one killing cell is
+# enough: the boots stop there) on the FSAVE setups, then on the
 # others unless the first killed it; of each group, only the setups whose
 # coverage runs the mutant's lines, when the tracefiles say (the compile step
 # writes them as GEN_WORK/ID.GROUP).  Sets verdict and detail.
@@ -101,12 +103,12 @@ run_generated()
 		log="$LOGS/$id.$group.log"
 		rc=0
 		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space
-		"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
+		"$BENCH" test --fail-fast --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
 			</dev/null >"$log" 2>&1 || rc=$?
 		# A bench that went wrong (its libvirt, say) gets one more try.
 		if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 125 ]; then
 			rc=0
-			"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
+			"$BENCH" test --fail-fast --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
 				</dev/null >"$log" 2>&1 || rc=$?
 		fi
 		case $rc in
