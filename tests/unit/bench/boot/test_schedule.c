@@ -40,6 +40,7 @@ static struct {
 	const char *want_tests;	/* that parameter, or NULL for none */
 	const char *hold_cpu;	/* a boot on another setup waits for its cancel (fail_fast) */
 	int cancels_seen;	/* boots that saw their cancel set and ended */
+	int holding;		/* boots waiting for their cancel */
 	bool cancel_without_fail_fast;	/* a boot got a cancel flag though fail_fast was off */
 	bool fail_fast;		/* what the run's options say */
 } mock;
@@ -58,8 +59,13 @@ int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, doubl
 	__atomic_fetch_add(&mock.boots[gc->id], 1, __ATOMIC_SEQ_CST);
 	if (!mock.fail_fast && spec->cancel)
 		mock.cancel_without_fail_fast = true;
+	/* The hold_cpu boot ends once another is running, whatever the threads' pace. */
+	for (int i = 0; mock.hold_cpu && strcmp(spec->cpu->spec, mock.hold_cpu) == 0 && i < 500 &&
+			!__atomic_load_n(&mock.holding, __ATOMIC_SEQ_CST); i++)
+		usleep(10000);
 	/* As domain_wait() does: a boot still running ends when its run stops early. */
 	if (mock.hold_cpu && strcmp(spec->cpu->spec, mock.hold_cpu) != 0) {
+		__atomic_fetch_add(&mock.holding, 1, __ATOMIC_SEQ_CST);
 		for (int i = 0; i < 500 && spec->cancel && !atomic_load(spec->cancel); i++)
 			usleep(10000);
 		if (spec->cancel && atomic_load(spec->cancel)) {
