@@ -8,7 +8,9 @@
 # and nothing is left behind: no qemu, no domain state, no saved guest half
 # written, the cache lock free.  Last, `test --patch` of a regression exits 1
 # and says it stopped early, as scripts/mutants.sh runs it.  Needs the cache's
-# `unpatched` and `patched` builds (it builds what is missing).
+# `unpatched` and `patched` builds (it builds what is missing).  Under the
+# default config, whose [expect] rows expect unpatched's crashes, the same
+# run is met and goes to its end.
 set -u
 
 FPUBENCH=$(realpath "${1:-build/fpubench}")
@@ -87,6 +89,15 @@ check "no domain state left in the libvirt root" sh -c \
 check "no saved guest half written, no guest socket" sh -c \
 	"! ls '$CACHE/saves' 2>/dev/null | grep -q -e '\.tmp-' -e '\.sock$'"
 check "the cache lock is free" flock -n "$CACHE/lock" true
+
+echo "# e2e: an expected crash is met, and does not stop the run"
+check "the default config (unpatched's crashes expected) runs to the end" status_is 0 \
+	"$FPUBENCH" run --fail-fast --variant unpatched --cpu 486 --cpu pentium3 --results "$RESULTS" \
+	--history "$WORK/history.db"
+check "run.json: complete, not stopped early" sh -c "$(cat <<EOF
+python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); sys.exit(not (r["complete"] and not r["stopped_early"]))' '$RESULTS/latest/run.json'
+EOF
+)"
 
 echo "# e2e: test --patch --fail-fast, as mutants.sh runs it"
 check "a regression exits 1" status_is 1 "$FPUBENCH" test --fail-fast --results "$RESULTS" \
