@@ -187,6 +187,7 @@ check: deps check-layout
 	tests/e2e/misbehave.sh $(BUILD)/fpubench
 	tests/e2e/kill.sh $(BUILD)/fpubench 20
 	tests/e2e/restore.sh $(BUILD)/fpubench
+	tests/e2e/fail-fast.sh $(BUILD)/fpubench
 	tests/e2e/install.sh
 
 # Man pages: docs/fpubench.md and docs/fpubench-<command>.md through

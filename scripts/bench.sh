@@ -12,9 +12,11 @@
 #   BENCH_QUICK=1      2 repetitions of everything and no cold run: for
 #                      development; writes build/bench-RESULTS.md instead
 #   BENCH_ONLY="..."   only these figures: cell matrix patch cold bisect
-#                      provenance mutant lab (memory comes with matrix; lab
+#                      provenance mutant failfast lab (memory comes with matrix; lab
 #                      only as root with lava-run installed)
 #   BENCH_MUTANTS=N    generated mutants in figure 8 (default 6, quick 3)
+#   BENCH_FF_MUTANTS="K S"  figure 8c's killed and surviving mutants of the
+#                      store (default "4 2", quick "2 1")
 #   BENCH_RESULTS=FILE where the report goes
 #   BENCH_LOCK_WAIT=S  how long to wait for a cache another fpubench holds
 #                      (default 1800)
@@ -31,7 +33,7 @@ KEY=${TREE##*/}
 BUILDS=$CACHE/build/$KEY
 TARBALL=${FPUBENCH_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
 QUICK=${BENCH_QUICK:-0}
-ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance mutant}
+ONLY=${BENCH_ONLY:-cell matrix patch cold bisect provenance mutant failfast}
 # 9: a boot through a LAVA lab, where lava-run can run (make check-lava installs it).
 if [ -z "${BENCH_ONLY:-}" ] && [ "$(id -u)" -eq 0 ] && command -v lava-run >/dev/null; then
 	ONLY="$ONLY lab"
@@ -45,11 +47,13 @@ PROV_COMMITS=1500
 QEMU_TIMEOUT=120
 
 if [ "$QUICK" = 1 ]; then
-	GUEST_RUNS=2 BIG_RUNS=2 MUT_SAMPLE=${BENCH_MUTANTS:-3}
+	GUEST_RUNS=2 BIG_RUNS=2 MUT_SAMPLE=${BENCH_MUTANTS:-3} FF_MUTANTS=${BENCH_FF_MUTANTS:-2 1}
+	FF_MODES="1 0"
 	OUT=${BENCH_RESULTS:-$ROOT/build/bench-RESULTS.md}
 	ONLY=$(echo "$ONLY" | sed 's/cold//')
 else
-	GUEST_RUNS=10 BIG_RUNS=5 MUT_SAMPLE=${BENCH_MUTANTS:-6}
+	GUEST_RUNS=10 BIG_RUNS=5 MUT_SAMPLE=${BENCH_MUTANTS:-6} FF_MUTANTS=${BENCH_FF_MUTANTS:-4 2}
+	FF_MODES="1 0 0 1"
 	OUT=${BENCH_RESULTS:-$ROOT/bench/RESULTS.md}
 fi
 
@@ -92,6 +96,7 @@ spread() {	# spread SERIES: "min–max"
 	sort -g "$S/$1" | awk 'NR == 1 { lo = $1 } { hi = $1 } END { printf "%.2f–%.2f\n", lo, hi }'
 }
 count() { [ -s "$S/$1" ] && wc -l <"$S/$1" || echo 0; }
+mean() { awk '{ s += $1; n++ } END { if (n) printf "%.3f\n", s / n; else print "n/a" }' "$S/$1"; }	# mean SERIES
 pairs() {	# pairs OURS REF NAME: the pair-by-pair ratios OURS/REF as series NAME
 	[ -s "$S/$1" ] && [ -s "$S/$2" ] || return 0
 	paste "$S/$1" "$S/$2" | awk '$2 > 0 { printf "%.4f\n", $1 / $2 }' >"$S/$3"
@@ -640,6 +645,55 @@ if wants mutant; then
 		"$LOG/mutant.out" | sed 's/, $//')
 fi
 
+# --- 8c. Stopping at the first killing cell (`test --fail-fast`): one
+# generated mutant's cost, compile check, incremental build and boots, as
+# mutants.sh runs it (MUTANTS_FAIL_FAST=1) and with every cell run (=0), in
+# turns (1 0 0 1: the second run of a kernel parks and restores its guests
+# where the first booted cold), on the store's first K killed and S
+# surviving reached mutants by id, judged again in a copy of the store; and
+# the whole generated set at those costs, in the shares the store's
+# outcomes give.
+if wants failfast; then
+	echo "bench: 8c. generated mutants with and without --fail-fast" >&2
+	[ -s "$CACHE/mutants.db" ] || die "no mutant store '$CACHE/mutants.db' (scripts/mutants.sh --generate)"
+	cp "$CACHE/mutants.db" "$WORK/ff.db"
+	# shellcheck disable=SC2086 # "K S"
+	python3 - "$WORK/ff.db" $FF_MUTANTS >"$WORK/ff.ids" 2>"$S/ff.shares" <<'PY'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+tree = "(SELECT tree FROM mutants ORDER BY last_seen DESC LIMIT 1)"
+latest = db.execute("""
+    SELECT m.id, o.outcome, o.seconds FROM mutants m JOIN outcomes o ON o.mutant_id = m.id
+    WHERE m.reached = 1 AND m.tree = """ + tree + """
+      AND o.rowid = (SELECT rowid FROM outcomes WHERE mutant_id = m.id ORDER BY at DESC, rowid DESC
+                     LIMIT 1)
+    ORDER BY m.id""").fetchall()
+for outcome, n in (("killed", int(sys.argv[2])), ("survived", int(sys.argv[3]))):
+    for i in [i for i, o, _ in latest if o == outcome][:n]:
+        print(i)
+# The judged reached mutants' shares: killed, survived (and error), dropped before a boot
+# (equivalent, duplicate, unbuilt: their cost, the compile check or a failed build, is the
+# same with --fail-fast, so the store's mean stands for it).
+k = sum(o == "killed" for _, o, _ in latest)
+s = sum(o in ("survived", "error") for _, o, _ in latest)
+dropped = [t or 0 for _, o, t in latest if o in ("equivalent", "duplicate", "unbuilt")]
+reached = db.execute("SELECT count(*) FROM mutants WHERE reached = 1 AND tree = " + tree).fetchone()[0]
+print(k, s, len(dropped), reached, "%.1f" % (sum(dropped) / len(dropped) if dropped else 1),
+      file=sys.stderr)
+PY
+	i=1
+	for mode in $FF_MODES; do
+		run_cmd "ff-$i" env MUTANTS= RETEST=all MUTANTS_IDS="$WORK/ff.ids" MUTANTS_DB="$WORK/ff.db" \
+			MUTANTS_FAIL_FAST="$mode" sh "$ROOT/scripts/mutants.sh" --generate "$FPUBENCH"
+		# 1: a listed mutant survived, as the survivors do.
+		[ "$RC" -le 1 ] || die "8c: scripts/mutants.sh exited $RC (see $LOG/ff-$i.out)"
+		for v in killed survived; do
+			awk -v v="$v" '$3 == "s" && $4 == v { print $2 }' "$LOG/ff-$i.out" >>"$S/ff.$mode.$v"
+		done
+		i=$((i + 1))
+	done
+fi
+
 # 9: one boot (15 cells) through lava-run, and a server's [lab] with
 # BENCH_LAB_CONFIG and BENCH_LAB, beside the same boot under libvirt
 # (scripts/bench-lab.sh): "NAME median spread ratio" lines.
@@ -757,6 +811,31 @@ if wants mutant; then
 	row "8b. every generated mutant ($MUT_REACHED), at those costs" \
 		"$(awk -v s="$whole" 'BEGIN { if (s == "n/a") print s; else printf "%.1f h\n", s / 3600 }')" \
 		"—" "—" "≤ 10 h (overnight)" "$(status "$whole" 36000 " s")"
+fi
+
+if wants failfast; then
+	read -r FF_K FF_S FF_D FF_REACHED ffd <"$S/ff.shares"
+	ffk1=$(median ff.1.killed) ffk0=$(median ff.0.killed) ffs1=$(median ff.1.survived) ffs0=$(median ff.0.survived)
+	# A sum over the set: the sample's means, not its medians (a kill by timeouts is long).
+	mk1=$(mean ff.1.killed) mk0=$(mean ff.0.killed) ms1=$(mean ff.1.survived) ms0=$(mean ff.0.survived)
+	# A sample whose survivors were killed since has no survivor's figure: n/a, not a guess.
+	ratio() { case "$1$2" in *n/a*) echo n/a ;; *) calc "$1 / $2" ;; esac; }
+	hours() { case "$1" in *n/a*) echo n/a ;; *) awk -v s="$1" 'BEGIN { printf "%.1f h\n", s / 3600 }' ;; esac; }
+	row "8c. one killed generated mutant: compile check, build, \`test --patch --fail-fast\`" \
+		"$(fmt_s "$ffk1") (n = $(count ff.1.killed))" "$(fmt_s "$ffk0") every cell" \
+		"$(ratio "$ffk1" "$ffk0")" "—" "measured"
+	row "8d. one surviving generated mutant, the same" "$(fmt_s "$ffs1") (n = $(count ff.1.survived))" \
+		"$(fmt_s "$ffs0") every cell" "$(ratio "$ffs1" "$ffs0")" "—" "measured"
+	ffn=$((FF_K + FF_S + FF_D))
+	ffwhole1=n/a ffwhole0=n/a
+	case "$mk1 $mk0 $ms1 $ms0" in
+	*n/a*)	;;
+	*)	ffwhole1=$(calc "$FF_REACHED * ($FF_K * $mk1 + $FF_S * $ms1 + $FF_D * $ffd) / $ffn")
+		ffwhole0=$(calc "$FF_REACHED * ($FF_K * $mk0 + $FF_S * $ms0 + $FF_D * $ffd) / $ffn") ;;
+	esac
+	row "8e. the whole generated set ($FF_REACHED reached mutants) at the costs of 8c and 8d" \
+		"$(hours "$ffwhole1")" "$(hours "$ffwhole0") every cell" "$(ratio "$ffwhole1" "$ffwhole0")" \
+		"≤ 10 h (overnight)" "$(status "$ffwhole1" 36000 " s")"
 fi
 
 TABLE=$WORK/table
@@ -921,6 +1000,23 @@ equivalent, duplicate or unbuilt one costs its compile check only. The whole run
 $(fmt_s "$(median mutant.run)"). Row 8b multiplies the reached mutants by the sample's mean cost.
 EOF
 	fi
+	if wants failfast; then
+		cat <<EOF
+
+**8c–8e. Stopping at the first killing cell.** \`MUTANTS= RETEST=all MUTANTS_IDS=F
+MUTANTS_FAIL_FAST=1 scripts/mutants.sh --generate\` (each mutant's \`test --patch\` with
+\`--fail-fast\`, as the script runs them) and the same with \`MUTANTS_FAIL_FAST=0\` (every
+cell), in the order $FF_MODES, on the store's first $(echo "$FF_MUTANTS" | cut -d ' ' -f 1)
+killed and $(echo "$FF_MUTANTS" | cut -d ' ' -f 2) surviving reached mutants by id, each
+timed by the script from its compile check to its verdict (whole seconds): killed
+$(nrun ff.1.killed) with, $(nrun ff.0.killed) without; survived $(nrun ff.1.survived) with,
+$(nrun ff.0.survived) without. Row 8e takes the sample's means (killed $(fmt_s "$mk1") with,
+$(fmt_s "$mk0") without; survived $(fmt_s "$ms1") and $(fmt_s "$ms0")) in the shares of
+the store's judged reached mutants ($FF_K killed, $FF_S survived or error, $FF_D dropped
+before a boot at the store's mean of $(fmt_s "$ffd")) over its $FF_REACHED reached
+mutants, all setups of each group (no coverage cut).
+EOF
+	fi
 	echo
 	echo "## Gaps: profiles and leads"
 	gaps=0
@@ -1081,6 +1177,8 @@ build/fpubench provenance --repo R bench-base..main
 git -C R log --format='%(trailers)' bench-base..main; git -C R log -p bench-base..main | git -C R patch-id --stable
 # 8
 MUTANTS= SAMPLE=$MUT_SAMPLE SEED=bench RETEST=all MUTANTS_DB=WORK/mutants.db scripts/mutants.sh --generate build/fpubench
+# 8c-8e (F: the store's first K killed and S surviving reached mutants; M: 1 0 0 1)
+MUTANTS= RETEST=all MUTANTS_IDS=F MUTANTS_DB=WORK/ff.db MUTANTS_FAIL_FAST=M scripts/mutants.sh --generate build/fpubench
 # 9 (as root, with lava-dispatcher)
 scripts/bench-lab.sh build/fpubench $BIG_RUNS WORK/lab
 EOF

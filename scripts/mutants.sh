@@ -28,11 +28,14 @@
 # are recorded and not booted), then tested on the FSAVE setups and, only if
 # they do not kill it, on the others (with a tracefile per setup beside
 # COVERAGE, named as the setup with `,` and `:` made `_`, only on the setups
-# that run the mutant's lines); the outcome goes to the store, and the
+# that run the mutant's lines), each run stopping at its first unmet cell
+# (--fail-fast); the outcome goes to the store, and the
 # figures of every run so far (`mutants-gen.py report`) close the output, with
 # MUTANTS_HTML=FILE as HTML too (default with COVERAGE: mutants.html beside
 # it, each mutant linked to its line in the coverage report's html/).
-# Generated survivors do not fail the run.
+# Generated survivors do not fail the run.  MUTANTS_FAIL_FAST=0 runs every
+# cell of a generated mutant, as before --fail-fast (the bench's figure 8c
+# compares the two).
 set -eu
 
 GENERATE=0
@@ -53,6 +56,8 @@ cp "$BENCH" "$COPY"
 BENCH="$COPY"
 cd "$TOP"
 MUTANTS=${MUTANTS-tests/mutants/*.patch}
+FAIL_FAST=--fail-fast
+[ "${MUTANTS_FAIL_FAST:-1}" != 0 ] || FAIL_FAST=
 start=$(date +%s)
 echo "mutants: logs in $LOGS"
 
@@ -86,7 +91,8 @@ option()
 	printf '%s' "$val"
 }
 
-# One generated mutant, built: `fpubench test` on the FSAVE setups, then on the
+# One generated mutant, built: `fpubench test --fail-fast` (one killing cell is
+# enough: the boots stop there) on the FSAVE setups, then on the
 # others unless the first killed it; of each group, only the setups whose
 # coverage runs the mutant's lines, when the tracefiles say (the compile step
 # writes them as GEN_WORK/ID.GROUP).  Sets verdict and detail.
@@ -100,13 +106,13 @@ run_generated()
 		[ -n "$cpus" ] || [ "$group" = given ] || continue
 		log="$LOGS/$id.$group.log"
 		rc=0
-		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space
-		"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
+		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space; FAIL_FAST one word or none
+		"$BENCH" test $FAIL_FAST --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
 			</dev/null >"$log" 2>&1 || rc=$?
 		# A bench that went wrong (its libvirt, say) gets one more try.
 		if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 125 ]; then
 			rc=0
-			"$BENCH" test --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
+			"$BENCH" test $FAIL_FAST --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
 				</dev/null >"$log" 2>&1 || rc=$?
 		fi
 		case $rc in

@@ -42,6 +42,11 @@ bool guest_interrupted(void)
 	return interrupted;
 }
 
+bool guest_cancelled(const struct guest_spec *spec)
+{
+	return spec->cancel && atomic_load(spec->cancel);
+}
+
 bool console_flooded(const char *path)
 {
 	struct stat st;
@@ -322,7 +327,7 @@ static int domain_poll(struct guest_conn *gc, virDomainPtr dom, struct waiter *w
 
 /*
  * Waits until the domain, started at start, stops, the bench is
- * interrupted, timeout_s passes or the console passes CONSOLE_MAX, and says
+ * interrupted, the spec's run is cancelled, timeout_s passes or the console passes CONSOLE_MAX, and says
  * which in out.
  */
 int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec *spec,
@@ -337,6 +342,10 @@ int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec
 
 		if (interrupted) {
 			out->interrupted = true;
+			break;
+		}
+		if (guest_cancelled(spec)) {
+			out->cancelled = true;
 			break;
 		}
 		if (now >= deadline) {
@@ -388,7 +397,7 @@ int domain_follow(struct guest_conn *gc, virDomainPtr dom, const struct guest_sp
 	w->qemu = qemu;
 	pthread_mutex_unlock(&gc->lock);
 	err = domain_wait(gc, dom, spec, w, start, timeout_s, out);
-	if (out->timed_out || out->flooded || out->interrupted)
+	if (out->timed_out || out->flooded || out->interrupted || out->cancelled)
 		domain_destroy(gc, dom, w);
 	out->seconds = clock_seconds() - start;
 	pthread_mutex_lock(&gc->lock);
@@ -411,6 +420,11 @@ static int guest_run_here(struct guest_conn *gc, const struct guest_spec *spec, 
 	memset(out, 0, sizeof(*out));
 	if ((err = restore_run(gc, spec, timeout_s, out)) != 0)
 		return err > 0 ? 0 : err;
+	/* A restore that gave way to the cancel is not followed by a cold boot. */
+	if (guest_cancelled(spec)) {
+		out->cancelled = true;
+		return 0;
+	}
 	if ((err = domain_xml_build(spec, &xml)) < 0)
 		return err;
 	waiter_add(gc, &w);

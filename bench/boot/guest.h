@@ -27,6 +27,7 @@
 #include "cpu.h"
 #include "judge/console.h"
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #define GUEST_NAME_PREFIX "fpubench-"
@@ -52,12 +53,15 @@ struct guest_spec {
 	int start;		/* the first test's number, from 1 */
 	/* What a lab's job names (its name and metadata); a libvirt guest has its name. */
 	const char *run_id, *variant, *version, *commit;
+	/* Once true, the guest is destroyed: its run stopped early (--fail-fast).  NULL: never. */
+	const atomic_bool *cancel;
 };
 
 struct guest_outcome {
 	bool timed_out;		/* destroyed after the time limit */
 	bool flooded;		/* destroyed when its console passed CONSOLE_MAX */
 	bool interrupted;	/* destroyed because the bench was told to stop */
+	bool cancelled;		/* destroyed because spec->cancel was set */
 	double seconds;		/* from start (or restore) to stop */
 	bool restored;		/* restored from a saved guest, not booted */
 };
@@ -101,8 +105,9 @@ int guest_check_cpus(struct guest_conn *gc, const struct cpu_setup *setups, size
  * AUTODESTROY for a restore: on a daemon, the restored guest of a killed
  * bench runs on until its /init reboots (each test has its own time limit),
  * or for good if its kernel hangs.  Otherwise: starts the domain (VIR_DOMAIN_START_AUTODESTROY) and waits until it stops,
- * timeout_s passes or its console passes CONSOLE_MAX, destroying it
- * in the last two cases.  Returns 0 with the outcome, or
+ * timeout_s passes, its console passes CONSOLE_MAX or spec->cancel is set,
+ * destroying it in the last three cases (a restored guest alike; its saved
+ * image stays in the store).  Returns 0 with the outcome, or
  * ERR_LIBVIRT (ERR_CPU for a CPU libvirt refuses) if it did not start.
  */
 int guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,

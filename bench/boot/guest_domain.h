@@ -48,7 +48,7 @@ int domain_start(struct guest_conn *gc, const struct guest_spec *spec, const cha
 
 /*
  * Waits until the domain, started at start, stops, the bench is
- * interrupted, timeout_s passes or the console passes CONSOLE_MAX, and says
+ * interrupted, spec->cancel is set, timeout_s passes or the console passes CONSOLE_MAX, and says
  * which in out.
  */
 int domain_wait(struct guest_conn *gc, virDomainPtr dom, const struct guest_spec *spec,
@@ -73,5 +73,8 @@ bool console_flooded(const char *path);
 
 /* Whether guest_interrupt() was called. */
 bool guest_interrupted(void);
+
+/* Whether spec->cancel says the boot's run stopped early. */
+bool guest_cancelled(const struct guest_spec *spec);
 
 #endif

@@ -10,18 +10,11 @@
 #include "lib/strlist.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * tsc=unstable: the guest's clock is the PIT on every boot.  Under TCG the
- * kernel's fast TSC calibration against the PIT mostly fails (the TSC is
- * then unstable and the PIT the clock) but succeeds now and then, when the
- * boot starts on tsc-early and the watchdog may drop it later; a test's
- * time limit is in guest time, so it must be the same clock every time.
- */
-#define BASE_CMDLINE "console=ttyS0 panic=-1 oops=panic tsc=unstable"
 enum group_state { GROUP_WAITING, GROUP_RUNNING, GROUP_DONE };
 
 /* One (kernel, setup) pair and the cells its boots gave. */
@@ -32,6 +25,8 @@ struct group {
 	enum group_state state;
 	long failed_host;	/* the host it failed on for the infrastructure's sake, or -1 */
 	bool infra_failed;	/* this attempt's boot failed before the kernel ran */
+	bool cancelled;		/* its boot was destroyed when the run stopped early */
+	bool complete;		/* every test it was to run has its cell */
 	struct matrix_cell *cells;
 	size_t ncells;
 	int fatal;		/* an error code that ends the whole run */
@@ -45,6 +40,8 @@ struct runner {
 	size_t ngroups;
 	size_t ndone;
 	bool stop;
+	bool stopped_early;	/* an unmet cell stopped it (fail_fast) */
+	atomic_bool cancel;	/* set with stopped_early: the boots running end (guest_spec) */
 	bool *host_lost;	/* by host: its connection died, it takes no more groups */
 	size_t nguests;		/* for the progress line: guests booted, */
 	size_t ncells;		/* cells judged, */
@@ -58,17 +55,6 @@ struct worker {
 	struct runner *r;
 	size_t host;
 };
-
-char *matrix_setup_slug(const char *spec)
-{
-	char *s = xstrdup(spec);
-
-	for (char *p = s; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-		      (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
-			*p = '_';
-	return s;
-}
 
 static void group_error(struct group *g, const char *console, const char *message)
 {
@@ -147,28 +133,6 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
-/* The tests, comma-separated, as init's fpubench_tests= takes them. */
-static void tests_join(struct strbuf *sb, const char *const *tests, size_t ntests)
-{
-	for (size_t i = 0; i < ntests; i++)
-		strbuf_addf(sb, "%s%s", i ? "," : "", tests[i]);
-}
-
-void matrix_boot_cmdline(struct strbuf *cmdline, const struct cpu_setup *cpu,
-			 const char *const *tests, size_t ntests, int start)
-{
-	strbuf_addstr(cmdline, BASE_CMDLINE);
-	if (*cpu->cmdline)
-		strbuf_addf(cmdline, " %s", cpu->cmdline);
-	/* init runs only these, so that a boot costs only what is judged. */
-	if (ntests) {
-		strbuf_addstr(cmdline, " fpubench_tests=");
-		tests_join(cmdline, tests, ntests);
-	}
-	if (start > 1)
-		strbuf_addf(cmdline, " fpubench_start=%d", start);
-}
-
 /* Keeps the cells of [first, ncells) that the options select, each naming its console and job. */
 static void group_keep_selected(const struct matrix_options *o, struct group *g, size_t first,
 				const struct console_report *report, const char *console_rel,
@@ -206,6 +170,21 @@ static void group_boot_error(struct group *g, const struct matrix_job *job)
 	g->cells[g->ncells - 1].job_url = job->url ? xstrdup(job->url) : NULL;
 }
 
+/*
+ * Whether the boot was destroyed because the bench or the run stopped: it
+ * tells nothing about the kernel, and gives no cells.
+ */
+static bool boot_cut_short(struct runner *r, struct group *g, const struct guest_outcome *out)
+{
+	if (out->interrupted) {
+		pthread_mutex_lock(&r->lock);
+		r->stop = true;
+		pthread_mutex_unlock(&r->lock);
+	}
+	g->cancelled |= out->cancelled;
+	return out->interrupted || out->cancelled;
+}
+
 static int group_boot(struct runner *r, struct group *g, size_t host, int boot, int start,
 		      int *resume)
 {
@@ -225,7 +204,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	matrix_boot_cmdline(&cmdline, g->cpu, o->tests, o->ntests, start);
 	/* A restored guest is told its tests and start instead (guest_spec). */
 	matrix_boot_cmdline(&base, g->cpu, NULL, 0, 1);
-	tests_join(&tests, o->tests, o->ntests);
+	matrix_tests_join(&tests, o->tests, o->ntests);
 	struct guest_spec spec = {
 		.name = name,
 		.kernel = g->kernel->bzimage,
@@ -240,6 +219,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		.start = start,
 		.run_id = o->run_id, .variant = g->kernel->variant,
 		.version = g->kernel->version, .commit = g->kernel->commit,
+		.cancel = o->fail_fast ? &r->cancel : NULL,
 	};
 	*resume = 0;
 	err = host_boot(&o->hosts[host], &spec, o->boot_timeout_s, &outcome, &job);
@@ -256,12 +236,8 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 			host_lose(r, host);
 		goto out;
 	}
-	if (outcome.interrupted) {
-		pthread_mutex_lock(&r->lock);
-		r->stop = true;
-		pthread_mutex_unlock(&r->lock);
+	if (boot_cut_short(r, g, &outcome))
 		goto out;
-	}
 	if (file_read_capped(console, CONSOLE_MAX, &text, &truncated) < 0 ||
 	    console_scan(text.buf, text.len, &report) < 0) {
 		group_error(g, console_rel, error_last());
@@ -306,16 +282,6 @@ static void boot_report(struct runner *r, const struct matrix_cell *cells, size_
 			r->nunmet);
 }
 
-bool matrix_host_takes(const struct matrix_host *h, const struct cpu_setup *cpu)
-{
-	if (!cpu->board)
-		return true;
-	for (size_t i = 0; h->lab && i < h->nboards; i++)
-		if (strcmp(h->boards[i], cpu->board) == 0)
-			return true;
-	return false;
-}
-
 /* Whether a host other than `host` (none: any) takes the group and can still boot; under r->lock. */
 static bool other_host_takes(const struct runner *r, const struct group *g, long host)
 {
@@ -331,11 +297,27 @@ static bool group_retry_elsewhere(const struct runner *r, const struct group *g,
 	return g->infra_failed && g->failed_host < 0 && other_host_takes(r, g, (long)host);
 }
 
-bool matrix_pair_boots(const struct matrix_kernel *k, const struct cpu_setup *cpu)
+/* The first unmet cell stops the run: no more boots, and those running end; under r->lock. */
+static void runner_check_stop(struct runner *r, const struct matrix_cell *cells, size_t n)
 {
-	int have = cpu_setup_family(cpu);
+	if (r->stop || !matrix_cells_stop(r->opts, cells, n))
+		return;
+	r->stop = r->stopped_early = true;
+	atomic_store(&r->cancel, true);
+	pthread_cond_broadcast(&r->changed);
+}
 
-	return !have || have >= k->min_family;
+/* A pair the stop left without all its cells gets a not_run cell, which is never met. */
+static void group_not_run(struct runner *r, struct group *g)
+{
+	struct matrix_cell *c = cell_add(&g->cells, &g->ncells, "boot", VERDICT_SKIP);
+
+	c->reason = xstrdup(g->ncells > 1 ? "not run: the run stopped early (--fail-fast) before "
+					    "the later tests" : "not run: the run stopped early (--fail-fast)");
+	c->duration_s = 0;
+	group_complete_cells(r, g, g->ncells - 1, 0);
+	c->not_run = true;
+	c->met = false;
 }
 
 /*
@@ -352,6 +334,7 @@ static bool group_skip_cpu(struct runner *r, struct group *g, size_t host)
 	c->reason = xasprintf("kernel requires an i%d86 CPU, and '%s' is an i%d86", need, g->cpu->model,
 			      have);
 	c->duration_s = 0;
+	g->complete = true;
 	pthread_mutex_lock(&r->lock);
 	group_complete_cells(r, g, 0, (long)host);
 	boot_report(r, g->cells, g->ncells, r->ndone + 1);
@@ -390,7 +373,9 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 		}
 		group_complete_cells(r, g, first, (long)host);
 		bool again = resume > start && !group_chosen_tests_done(r->opts, g);
+		g->complete = !again && !g->cancelled;
 		boot_report(r, g->cells + first, g->ncells - first, r->ndone + (again ? 0 : 1));
+		runner_check_stop(r, g->cells + first, g->ncells - first);
 		bool stop = r->stop;
 		pthread_mutex_unlock(&r->lock);
 		if (stop)
@@ -472,6 +457,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 	pthread_mutex_init(&r.lock, NULL);
 	pthread_cond_init(&r.changed, NULL);
+	atomic_init(&r.cancel, false);
 	r.host_lost = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.host_lost));
 	progress_init(&r.progress, stderr, "booting");
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
@@ -513,6 +499,9 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 			group_error(g, NULL, "no host or lab left to boot it");
 			group_complete_cells(&r, g, 0, g->failed_host >= 0 ? g->failed_host : 0);
 			boot_report(&r, g->cells, g->ncells, ++r.ndone);
+		} else if (r.stopped_early && !g->complete) {
+			group_not_run(&r, g);
+			boot_report(&r, g->cells + g->ncells - 1, 1, r.ndone);
 		}
 		m->cells = xrealloc(m->cells, (m->ncells + g->ncells) * sizeof(*m->cells));
 		memcpy(m->cells + m->ncells, g->cells, g->ncells * sizeof(*g->cells));
@@ -520,7 +509,8 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 		free(g->cells);
 		free(g->fatal_message);
 	}
-	m->interrupted = r.stop && !err;
+	m->interrupted = r.stop && !r.stopped_early && !err;
+	m->stopped_early = r.stopped_early && !err;
 	progress_end(&r.progress);
 out:
 	pthread_cond_destroy(&r.changed);

@@ -12,8 +12,12 @@
  * host that takes it (matrix_host_takes()).  A kernel whose minimum CPU
  * family is above a setup's model (a 586 kernel on a 486) is not booted
  * there: the pair is one `skip` cell, "boot", whose reason says "kernel
- * requires …"; a pair no host takes is an `error` cell.  A struct matrix
- * owns its cells; free it with matrix_free().
+ * requires …"; a pair no host takes is an `error` cell.  With fail_fast,
+ * the first unmet cell (matrix_cells_stop()) ends the run: no boot starts
+ * after it, the boots still running are destroyed (guest_spec's cancel),
+ * and each pair that did not get all its tests' cells gets one more "boot"
+ * cell, a skip marked not_run and not met.  A struct matrix owns its cells;
+ * free it with matrix_free().
  */
 #ifndef FPUBENCH_MATRIX_H
 #define FPUBENCH_MATRIX_H
@@ -105,12 +109,14 @@ struct matrix_options {
 	size_t ntests;
 	matrix_boot_fn *on_boot;	/* or NULL */
 	void *on_boot_arg;
+	bool fail_fast;		/* stop at the first unmet cell (--fail-fast) */
 };
 
 struct matrix {
 	struct matrix_cell *cells;
 	size_t ncells;
 	bool interrupted;
+	bool stopped_early;	/* fail_fast stopped it: some pairs have a not_run cell */
 };
 
 /*
@@ -124,6 +130,13 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 
 void matrix_free(struct matrix *m);
 
+/* Whether a boot's cells stop the run: with fail_fast, when one is not met. */
+bool matrix_cells_stop(const struct matrix_options *opts, const struct matrix_cell *cells,
+		       size_t ncells);
+
+
+/* Appends the tests, comma-separated, as init's fpubench_tests= takes them. */
+void matrix_tests_join(struct strbuf *sb, const char *const *tests, size_t ntests);
 
 /*
  * The whole kernel command line of a boot on `cpu` that runs `tests` (none:

@@ -76,14 +76,16 @@ static int socket_connect(const char *path, double wait_s)
 /*
  * Reads the guest's second serial port until it says `word`: 1, or 0 when
  * the port closed (qemu ended), the deadline passed, the console passed
- * CONSOLE_MAX or the bench was interrupted first.
+ * CONSOLE_MAX or the bench was interrupted (or the boot cancelled) first.
  */
-static int await_word(int fd, const char *word, double deadline, const char *console)
+static int await_word(int fd, const char *word, double deadline, const struct guest_spec *spec)
 {
+	const char *console = spec->console;
 	char buf[256];
 	size_t len = 0;
 
-	while (!guest_interrupted() && clock_seconds() < deadline && !console_flooded(console)) {
+	while (!guest_interrupted() && !guest_cancelled(spec) && clock_seconds() < deadline &&
+	       !console_flooded(console)) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 
 		if (poll(&p, 1, 100) <= 0)
@@ -137,7 +139,7 @@ static int request_send(const char *socket, const struct guest_spec *spec)
 
 		if (write(fd, line, len) != (ssize_t)len)
 			err = error_set_errno(ERR_LIBVIRT, "cannot write to the guest at '%s'", socket);
-		else if (!await_word(fd, RESUMED_WORD, clock_seconds() + RESUME_WAIT_S, spec->console))
+		else if (!await_word(fd, RESUMED_WORD, clock_seconds() + RESUME_WAIT_S, spec))
 			err = error_set(ERR_LIBVIRT, "guest '%s' did not resume", spec->name);
 		close(fd);
 	} else {
@@ -229,7 +231,7 @@ static int park_boot(struct restore *r, double timeout_s, struct guest_outcome *
 	if ((err = domain_start(r->gc, r->spec, xml, &dom)) < 0)
 		goto out;
 	if ((fd = socket_connect(r->socket, SOCKET_WAIT_S)) >= 0) {
-		parked = await_word(fd, PARKED_WORD, start + timeout_s, r->spec->console);
+		parked = await_word(fd, PARKED_WORD, start + timeout_s, r->spec);
 		close(fd);
 	}
 	error_clear();

@@ -346,7 +346,9 @@ static int exit_status_for(const struct options *o, const struct matrix *m)
 
 		error_cell |= c->status == VERDICT_ERROR;
 		no_init |= c->no_init;
-		if (is_test)
+		if (c->not_run)
+			all_ok = false;	/* a not-run pair passed nothing */
+		else if (is_test)
 			all_ok &= !cmd_test_selected(o, c->test) || verdict_meets(c->status, VERDICT_PASS);
 		else
 			all_ok &= c->met;
@@ -419,6 +421,7 @@ struct session_config cmd_session_config(const struct options *o, const struct c
 		.append = o->append,
 		.tests = o->tests.v,
 		.ntests = o->tests.n,
+		.fail_fast = o->fail_fast,
 	};
 }
 

@@ -83,6 +83,7 @@ struct options {
 	bool fixed;		/* bisect: find the fix, BAD an ancestor of GOOD */
 	bool verbose;		/* run, test: the whole matrix, not only the summary */
 	bool no_restore;	/* run, test, bisect: boot every guest cold */
+	bool fail_fast;		/* run, test: stop at the first unmet cell */
 	struct optlist cpus;
 	struct optlist variants;
 	struct optlist patch_files;
@@ -212,10 +213,16 @@ struct opt {
 	{ "no-restore", 0, NULL, OPT_FLAG, OPT_FIELD(no_restore), 0, 0, \
 	  "boot every guest cold, not from the cache's saved guests" }
 
+/* pytest's -x, cargo's and go test's fail-fast: a bisect step or a mutant needs one bad cell. */
+#define OPT_ROW_FAIL_FAST \
+	{ "fail-fast", 0, NULL, OPT_FLAG, OPT_FIELD(fail_fast), 0, 0, \
+	  "stop at the first cell that misses its expectation: no more boots, those running " \
+	  "are destroyed, the pairs left get a not-run cell" }
+
 /* The rows of the two commands that build, boot and report a matrix: run and test. */
 #define OPT_ROWS_MATRIX \
 	OPT_ROW_CACHE, OPT_ROW_PATCHES, OPT_ROW_TARBALL, OPT_ROW_RESULTS, OPT_ROW_GUEST_DIR, \
-	OPT_ROW_JOBS, OPT_ROW_TIMEOUT, OPT_ROW_NO_RESTORE, OPT_ROW_VERBOSE
+	OPT_ROW_JOBS, OPT_ROW_TIMEOUT, OPT_ROW_NO_RESTORE, OPT_ROW_FAIL_FAST, OPT_ROW_VERBOSE
 
 /* A command: its name, its help, its option rows and what runs it. */
 struct command_def {

@@ -24,6 +24,7 @@ struct matrix_cell {
 	enum verdict expected;
 	bool met;		/* status meets expected */
 	bool no_init;		/* the guest never reached init: the kernel is untestable */
+	bool not_run;		/* a pair the run stopped before (--fail-fast); never met */
 	char *crash;		/* crash title or NULL */
 	char *reason;		/* why it is not a pass, or NULL */
 	char *console;		/* console log, relative to the run directory */

@@ -252,7 +252,9 @@ void report_matrix_write_summary(struct xmlw *x, const struct report_input *in)
 			  in->run->command ? in->run->command : "run",
 			  in->run->started ? in->run->started : "?",
 			  in->run->finished ? in->run->finished : "?",
-			  m->interrupted ? " (interrupted: the matrix is incomplete)" : "");
+			  m->interrupted ? " (interrupted: the matrix is incomplete)"
+			  : m->stopped_early ? " (stopped early at an unmet cell, --fail-fast: the matrix "
+					       "is incomplete)" : "");
 	xmlw_element(x, "br", NULL, NULL);
 	snprintf(number, sizeof(number), "%zu", m->ncells);
 	xmlw_element(x, "span", number, "id", "cells", NULL);

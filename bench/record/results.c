@@ -33,6 +33,7 @@ static struct json_object *cell_json(const struct results_run *run, const struct
 	json_object_object_add(o, "reason", jsonw_string(c->reason));
 	json_object_object_add(o, "expected", jsonw_string(verdict_name(c->expected)));
 	json_object_object_add(o, "met", json_object_new_boolean(c->met));
+	json_object_object_add(o, "not_run", json_object_new_boolean(c->not_run));
 	json_object_object_add(o, "fpu_mode", jsonw_string(c->fpu_mode));
 	json_object_object_add(o, "console", jsonw_string(c->console));
 	json_object_object_add(o, "host", jsonw_string(c->host));
@@ -155,7 +156,9 @@ static struct json_object *run_json(const struct results_run *run, const struct 
 	json_object_object_add(o, "started", jsonw_string(run->started));
 	json_object_object_add(o, "finished", jsonw_string(run->finished));
 	json_object_object_add(o, "hosts", hosts);
-	json_object_object_add(o, "complete", json_object_new_boolean(!m->interrupted));
+	json_object_object_add(o, "complete",
+			       json_object_new_boolean(!m->interrupted && !m->stopped_early));
+	json_object_object_add(o, "stopped_early", json_object_new_boolean(m->stopped_early));
 	json_object_object_add(o, "cells", json_object_new_int64((int64_t)m->ncells));
 	json_object_object_add(o, "met", json_object_new_int64((int64_t)met));
 	return o;

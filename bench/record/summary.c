@@ -17,7 +17,7 @@ static void print_unmet(FILE *f, const struct summary *s)
 	for (size_t i = 0; i < m->ncells; i++) {
 		const struct matrix_cell *c = &m->cells[i];
 
-		if (c->met)
+		if (c->met || c->not_run)
 			continue;
 		wk = wider(wk, c->kernel->variant);
 		wc = wider(wc, c->cpu->spec);
@@ -28,7 +28,7 @@ static void print_unmet(FILE *f, const struct summary *s)
 		const struct matrix_cell *c = &m->cells[i];
 		const char *details = c->crash ? c->crash : c->reason;
 
-		if (c->met)
+		if (c->met || c->not_run)
 			continue;
 		fprintf(f, "  %-*s  %-*s  %-*s  %-*s  expected %s%s%s\n", (int)wk, c->kernel->variant,
 			(int)wc, c->cpu->spec, (int)wt, c->test, (int)wv, verdict_name(c->status),
@@ -40,10 +40,14 @@ static void print_unmet(FILE *f, const struct summary *s)
 
 void summary_print(FILE *f, const struct summary *s)
 {
-	size_t unmet = 0, n = s->m->ncells;
+	size_t unmet = 0, n = 0, not_run = 0;
 
-	for (size_t i = 0; i < n; i++)
-		unmet += !s->m->cells[i].met;
+	/* The not-run cells are counted apart: they judged nothing. */
+	for (size_t i = 0; i < s->m->ncells; i++) {
+		not_run += s->m->cells[i].not_run;
+		n += !s->m->cells[i].not_run;
+		unmet += !s->m->cells[i].met && !s->m->cells[i].not_run;
+	}
 	if (!n)
 		fprintf(f, "no cells\n");
 	else if (n == 1)
@@ -55,6 +59,9 @@ void summary_print(FILE *f, const struct summary *s)
 		fprintf(f, "%zu cells, %zu met %s expectation, %zu did not:\n", n, n - unmet,
 			n - unmet == 1 ? "its" : "their", unmet);
 	print_unmet(f, s);
+	if (s->m->stopped_early)
+		fprintf(f, "stopped early (--fail-fast): %zu kernel-setup pair%s not run to the end\n",
+			not_run, not_run == 1 ? "" : "s");
 	if (s->new_failures >= 0)
 		fprintf(f, "new failures since the previous run: %ld\n", s->new_failures);
 	fprintf(f, "results: %s\n", s->run_dir);

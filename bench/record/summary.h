@@ -2,7 +2,7 @@
  * summary: what a run or a test says on stdout when it ends, in place of
  * its whole matrix (results_print_matrix(), with --verbose): how many
  * cells met their expectation, a row for each that did not (with its
- * console log for `test`), the new failures since the previous run, and
+ * console log for `test`), how many pairs a run stopped early left not run, the new failures since the previous run, and
  * where the results and report.html are.
  */
 #ifndef FPUBENCH_SUMMARY_H

@@ -221,9 +221,12 @@ int runlog_finish(struct runlog *r, const struct results_run *run, const struct 
 	*new_failures = -1;
 	if (r->store_err)
 		return error_set(r->store_err, "%s", r->store_message);
-	if ((err = history_end_run(r->h, r->run_id, !m->interrupted)) < 0)
+	/* A run stopped early lacks cells: compared, they would read as tests gone. */
+	bool complete = !m->interrupted && !m->stopped_early;
+
+	if ((err = history_end_run(r->h, r->run_id, complete)) < 0)
 		return err;
-	if (!m->interrupted) {
+	if (complete) {
 		if ((err = history_compare(r->h, r->run_id, &r->diff)) < 0)
 			return err;
 		history_diff_print(stdout, r->diff);

@@ -370,6 +370,7 @@ static void matrix_append(struct matrix *into, struct matrix *from)
 	memcpy(into->cells + into->ncells, from->cells, from->ncells * sizeof(*from->cells));
 	into->ncells += from->ncells;
 	into->interrupted |= from->interrupted;
+	into->stopped_early |= from->stopped_early;
 	free(from->cells);
 	free(from);
 }
@@ -380,7 +381,7 @@ int session_boot(struct session *s, int repeat, struct matrix **out)
 	int err = 0;
 
 	err = session_build_payloads(s);
-	for (int r = 0; r < repeat && !err && !all->interrupted; r++) {
+	for (int r = 0; r < repeat && !err && !all->interrupted && !all->stopped_early; r++) {
 		struct matrix_options mo = {
 			.hosts = s->hosts,
 			.nhosts = s->nhosts,
@@ -394,6 +395,7 @@ int session_boot(struct session *s, int repeat, struct matrix **out)
 			.ntests = s->cfg.ntests,
 			.on_boot = s->cfg.on_boot,
 			.on_boot_arg = s->cfg.on_boot_arg,
+			.fail_fast = s->cfg.fail_fast,
 		};
 		struct matrix *m;
 

@@ -51,6 +51,7 @@ struct session_config {
 	const char *append;	/* kernel parameters for every setup, or NULL */
 	const char *const *tests;	/* the boots run only these tests; none: all */
 	size_t ntests;
+	bool fail_fast;		/* stop at the first unmet cell (matrix_options) */
 	matrix_boot_fn *on_boot;	/* told of each boot's cells, or NULL */
 	void *on_boot_arg;
 };

@@ -38,6 +38,11 @@ static struct {
 	const char *console;	/* what every guest prints; NULL: FIXTURE */
 	bool cmdline_names_tests;	/* every boot's command line had the fpubench_tests= asked for */
 	const char *want_tests;	/* that parameter, or NULL for none */
+	const char *hold_cpu;	/* a boot on another setup waits for its cancel (fail_fast) */
+	int cancels_seen;	/* boots that saw their cancel set and ended */
+	int holding;		/* boots waiting for their cancel */
+	bool cancel_without_fail_fast;	/* a boot got a cancel flag though fail_fast was off */
+	bool fail_fast;		/* what the run's options say */
 } mock;
 
 int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
@@ -52,6 +57,23 @@ int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, doubl
 
 	(void)timeout_s;
 	__atomic_fetch_add(&mock.boots[gc->id], 1, __ATOMIC_SEQ_CST);
+	if (!mock.fail_fast && spec->cancel)
+		mock.cancel_without_fail_fast = true;
+	/* The hold_cpu boot ends once another is running, whatever the threads' pace. */
+	for (int i = 0; mock.hold_cpu && strcmp(spec->cpu->spec, mock.hold_cpu) == 0 && i < 500 &&
+			!__atomic_load_n(&mock.holding, __ATOMIC_SEQ_CST); i++)
+		usleep(10000);
+	/* As domain_wait() does: a boot still running ends when its run stops early. */
+	if (mock.hold_cpu && strcmp(spec->cpu->spec, mock.hold_cpu) != 0) {
+		__atomic_fetch_add(&mock.holding, 1, __ATOMIC_SEQ_CST);
+		for (int i = 0; i < 500 && spec->cancel && !atomic_load(spec->cancel); i++)
+			usleep(10000);
+		if (spec->cancel && atomic_load(spec->cancel)) {
+			__atomic_fetch_add(&mock.cancels_seen, 1, __ATOMIC_SEQ_CST);
+			*out = (struct guest_outcome){ .cancelled = true, .seconds = 1 };
+			return 0;
+		}
+	}
 	if (gc->id == mock.failing_host)
 		return error_set(ERR_LIBVIRT, "cannot start domain '%s'", spec->name);
 	usleep(20000);	/* long enough for every worker to take a group */
@@ -137,7 +159,7 @@ static struct matrix *run_chosen(struct fixture *f, size_t nhosts, const char *c
 	struct matrix_options o = {
 		.hosts = f->hosts, .nhosts = nhosts, .run_id = "r", .round = 1,
 		.run_dir = f->dir, .boot_timeout_s = 10, .on_boot = count_cells,
-		.tests = tests, .ntests = ntests,
+		.tests = tests, .ntests = ntests, .fail_fast = mock.fail_fast,
 	};
 	struct matrix *m;
 
@@ -480,6 +502,112 @@ static void test_chosen_tests_end_a_group_early(void **state)
 	matrix_free(m);
 }
 
+/* The cells of the pair (kernel k, setup s), and how many of them are not_run. */
+static size_t pair_cells(const struct fixture *f, const struct matrix *m, size_t k, size_t s,
+			 size_t *not_run)
+{
+	size_t n = 0;
+
+	*not_run = 0;
+	for (size_t i = 0; i < m->ncells; i++) {
+		const struct matrix_cell *c = &m->cells[i];
+
+		if (c->kernel != &f->kernels[k] || c->cpu != &f->setups[s])
+			continue;
+		n++;
+		if (c->not_run) {
+			assert_int_equal(c->status, VERDICT_SKIP);
+			assert_false(c->met);
+			assert_string_equal(c->test, "boot");
+			assert_non_null(strstr(c->reason, "not run"));
+		}
+		*not_run += c->not_run;
+	}
+	return n;
+}
+
+/* The decision: with fail_fast, a boot whose cells hold an unmet one stops the run. */
+static void test_unmet_cell_stops_only_with_fail_fast(void **state)
+{
+	struct matrix_cell cells[2] = { { .met = true }, { .met = false } };
+	struct matrix_options o = { .fail_fast = false };
+
+	(void)state;
+	assert_false(matrix_cells_stop(&o, cells, 2));
+	o.fail_fast = true;
+	assert_true(matrix_cells_stop(&o, cells, 2));
+	assert_false(matrix_cells_stop(&o, cells, 1));
+	assert_false(matrix_cells_stop(&o, cells, 0));
+}
+
+/*
+ * One guest at a time: the first pair's crash (not met, nothing expected)
+ * stops the run.  No other boot starts, not even the crashed pair's next
+ * one; every pair gets a not_run cell, and the run is not "interrupted".
+ */
+static void test_fail_fast_boots_no_more(void **state)
+{
+	struct fixture *f = *state;
+	size_t not_run;
+
+	mock.console = CRASH_FIXTURE;
+	mock.fail_fast = true;
+	f->hosts[0].jobs = 1;
+	struct matrix *m = run(f, 1);
+	assert_int_equal(mock.boots[0], 1);
+	assert_true(m->stopped_early);
+	assert_false(m->interrupted);
+	/* The crashed pair: its crash cell, and the tests after it not run. */
+	assert_int_equal(pair_cells(f, m, 0, 0, &not_run), 2);
+	assert_int_equal(not_run, 1);
+	for (size_t k = 0; k < 2; k++)
+		for (size_t s = k ? 0 : 1; s < 3; s++) {
+			assert_int_equal(pair_cells(f, m, k, s, &not_run), 1);
+			assert_int_equal(not_run, 1);
+		}
+	assert_int_equal(m->ncells, 7);
+	matrix_free(m);
+}
+
+/* Without fail_fast the same crashes run every pair to its end, and no boot gets a cancel. */
+static void test_without_fail_fast_every_pair_runs(void **state)
+{
+	struct fixture *f = *state;
+
+	mock.console = CRASH_FIXTURE;
+	f->hosts[0].jobs = 1;
+	struct matrix *m = run(f, 1);
+	assert_true(mock.boots[0] > 6);
+	assert_false(m->stopped_early);
+	assert_false(mock.cancel_without_fail_fast);
+	for (size_t i = 0; i < m->ncells; i++)
+		assert_false(m->cells[i].not_run);
+	matrix_free(m);
+}
+
+/*
+ * Two guests at once: the 486 crashes while the other pair's boot still
+ * runs; that boot is cancelled and ends, and its pair is not run, with no
+ * cell of the boot cut short.
+ */
+static void test_fail_fast_cancels_the_boots_running(void **state)
+{
+	struct fixture *f = *state;
+	size_t not_run;
+
+	mock.console = CRASH_FIXTURE;
+	mock.fail_fast = true;
+	mock.hold_cpu = "486";
+	struct matrix *m = run(f, 1);
+	assert_int_equal(mock.boots[0], 2);
+	assert_int_equal(mock.cancels_seen, 1);
+	assert_true(m->stopped_early);
+	assert_int_equal(pair_cells(f, m, 0, 1, &not_run), 1);
+	assert_int_equal(not_run, 1);
+	assert_int_equal(m->ncells, 7);
+	matrix_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -501,6 +629,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_losing_the_only_host_errors_every_cell, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_chosen_tests_end_a_group_early, setup, teardown),
+		cmocka_unit_test(test_unmet_cell_stops_only_with_fail_fast),
+		cmocka_unit_test_setup_teardown(test_fail_fast_boots_no_more, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_without_fail_fast_every_pair_runs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fail_fast_cancels_the_boots_running, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
