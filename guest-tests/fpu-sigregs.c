@@ -32,13 +32,16 @@
  *
  * Each case in a child: with SIGUSR2 and signal 34 blocked (and, for the
  * rt frame, a sigaltstack the signal does not switch to), assembly loads
- * known values into %edx, %esi, %edi, %ebp, sets CF and DF and calls
+ * known values into %edx, %esi, %edi, %ebp, null selectors into ds, es,
+ * fs and gs (the handler must start with ds and es __USER_DS), sets CF
+ * and DF and calls
  * kill(getpid(), SIGUSR1) with int $0x80; a trampoline records the
- * handler's entry registers and EFLAGS, the handler the frame.  `*_frame`:
+ * handler's entry registers, EFLAGS, ds and es, the handler the frame.  `*_frame`:
  * the frame and the entry as above, and after the handler returns the
  * registers, flags and mask as they were.  `*_edited`: the handler writes
  * other general registers, %eip past one instruction, EFLAGS with ZF set,
- * DF, IF clear and IOPL 3, cs and ss with RPL 0, a mask with SIGALRM,
+ * DF, IF clear and IOPL 3, cs and ss with RPL 0, ds, es, fs and gs
+ * __USER_DS, a mask with SIGALRM,
  * signal 40, SIGKILL and SIGSTOP, and (rt, on an SS_AUTODISARM sigaltstack)
  * another sigaltstack: those come back as the contract says.
  * `*_vdso_restorer`: installed without SA_RESTORER, the frame returns
@@ -73,7 +76,9 @@
 #define SR_FLAGS 32
 #define SR_FS 36
 #define SR_GS 40
-#define SR_WORDS 11
+#define SR_DS 44
+#define SR_ES 48
+#define SR_WORDS 13
 #define SR_R(off) ((off) / 4)
 
 #define SR_CF 0x0001u
@@ -90,7 +95,7 @@
 #define SR_VDSO_SPAN 0x4000u	/* the vDSO's text is within its first pages */
 #define SR_BIT(sig) (1ull << ((sig) - 1))
 
-uint32_t sr_in[SR_WORDS], sr_out[SR_WORDS], sr_entry[4], sr_skipped;
+uint32_t sr_in[SR_WORDS], sr_out[SR_WORDS], sr_entry[6], sr_skipped;
 void sr_signal_self(void);
 void sr_after_int(void);
 void sr_landing(void);
@@ -100,16 +105,18 @@ void sr_handle_rt(int sig, siginfo_t *info, void *ucontext);
 void sr_handle_old(int sig, struct sigcontext sc);
 
 /*
- * kill(getpid(), SIGUSR1) from known registers, CF and DF set; then what the
- * registers are where the interrupted code goes on (sr_after_int, or
- * sr_landing when the handler moved %eip past the store to sr_skipped).
+ * kill(getpid(), SIGUSR1) from known registers, ds, es, fs and gs null, CF
+ * and DF set; then what the registers are where the interrupted code goes
+ * on (sr_after_int, or sr_landing when the handler moved %eip past the
+ * store to sr_skipped), read through ss, the one data segment surely set,
+ * before the caller's segments come back.
  */
+#define SR_OUT(off) "%ss:sr_out+" STRINGIFY(off)
 __asm__(".text\n"
 	".globl sr_signal_self\n"
 	"sr_signal_self:\n"
 	"	pushl %ebp\n	pushl %ebx\n	pushl %esi\n	pushl %edi\n"
-	"	xorl %eax, %eax\n	movw %fs, %ax\n	movl %eax, sr_in+" STRINGIFY(SR_FS) "\n"
-	"	movw %gs, %ax\n	movl %eax, sr_in+" STRINGIFY(SR_GS) "\n"
+	"	pushl %ds\n	pushl %es\n	pushl %fs\n	pushl %gs\n"
 	"	movl sr_in+" STRINGIFY(SR_BX) ", %ebx\n"
 	"	movl sr_in+" STRINGIFY(SR_CX) ", %ecx\n"
 	"	movl sr_in+" STRINGIFY(SR_DX) ", %edx\n"
@@ -117,36 +124,50 @@ __asm__(".text\n"
 	"	movl sr_in+" STRINGIFY(SR_DI) ", %edi\n"
 	"	movl sr_in+" STRINGIFY(SR_BP) ", %ebp\n"
 	"	movl %esp, sr_in+" STRINGIFY(SR_SP) "\n"
+	"	xorl %eax, %eax\n"
+	"	movw %ax, %fs\n	movw %ax, %gs\n	movw %ax, %es\n	movw %ax, %ds\n"
 	"	movl $" STRINGIFY(__NR_kill) ", %eax\n"
 	"	stc\n	std\n"
 	"	int $0x80\n"
 	".globl sr_after_int\n"
 	"sr_after_int:\n"
-	"	movl $1, sr_skipped\n"
+	"	movl $1, %ss:sr_skipped\n"
 	".globl sr_landing\n"
 	"sr_landing:\n"
-	"	movl %eax, sr_out+" STRINGIFY(SR_AX) "\n"
-	"	pushfl\n	popl sr_out+" STRINGIFY(SR_FLAGS) "\n	cld\n"
-	"	movl %ebx, sr_out+" STRINGIFY(SR_BX) "\n"
-	"	movl %ecx, sr_out+" STRINGIFY(SR_CX) "\n"
-	"	movl %edx, sr_out+" STRINGIFY(SR_DX) "\n"
-	"	movl %esi, sr_out+" STRINGIFY(SR_SI) "\n"
-	"	movl %edi, sr_out+" STRINGIFY(SR_DI) "\n"
-	"	movl %ebp, sr_out+" STRINGIFY(SR_BP) "\n"
-	"	movl %esp, sr_out+" STRINGIFY(SR_SP) "\n"
+	"	movl %eax, " SR_OUT(SR_AX) "\n"
+	"	pushfl\n	popl " SR_OUT(SR_FLAGS) "\n	cld\n"
+	"	xorl %eax, %eax\n"
+	"	movw %ds, %ax\n	movl %eax, " SR_OUT(SR_DS) "\n"
+	"	movw %es, %ax\n	movl %eax, " SR_OUT(SR_ES) "\n"
+	"	movw %fs, %ax\n	movl %eax, " SR_OUT(SR_FS) "\n"
+	"	movw %gs, %ax\n	movl %eax, " SR_OUT(SR_GS) "\n"
+	"	movl %ebx, " SR_OUT(SR_BX) "\n"
+	"	movl %ecx, " SR_OUT(SR_CX) "\n"
+	"	movl %edx, " SR_OUT(SR_DX) "\n"
+	"	movl %esi, " SR_OUT(SR_SI) "\n"
+	"	movl %edi, " SR_OUT(SR_DI) "\n"
+	"	movl %ebp, " SR_OUT(SR_BP) "\n"
+	"	movl %esp, " SR_OUT(SR_SP) "\n"
+	"	popl %gs\n	popl %fs\n	popl %es\n	popl %ds\n"
 	"	popl %edi\n	popl %esi\n	popl %ebx\n	popl %ebp\n"
 	"	ret\n"
-	/* The handlers' entry: %eax, %edx, %ecx and EFLAGS as the kernel left them. */
+	/* The handlers' entry: %eax, %edx, %ecx, EFLAGS, ds and es as the kernel left them. */
 	".globl sr_entry_rt\n"
 	"sr_entry_rt:\n"
-	"	movl %eax, sr_entry\n	movl %edx, sr_entry+4\n	movl %ecx, sr_entry+8\n"
-	"	pushfl\n	popl sr_entry+12\n"
+	"	call sr_entry_record\n"
 	"	jmp sr_handle_rt\n"
 	".globl sr_entry_old\n"
 	"sr_entry_old:\n"
-	"	movl %eax, sr_entry\n	movl %edx, sr_entry+4\n	movl %ecx, sr_entry+8\n"
-	"	pushfl\n	popl sr_entry+12\n"
-	"	jmp sr_handle_old\n");
+	"	call sr_entry_record\n"
+	"	jmp sr_handle_old\n"
+	"sr_entry_record:\n"
+	"	pushfl\n	popl %ss:sr_entry+12\n"
+	"	movl %eax, %ss:sr_entry\n	movl %edx, %ss:sr_entry+4\n	movl %ecx, %ss:sr_entry+8\n"
+	"	pushl %eax\n	xorl %eax, %eax\n"
+	"	movw %ds, %ax\n	movl %eax, %ss:sr_entry+16\n"
+	"	movw %es, %ax\n	movl %eax, %ss:sr_entry+20\n"
+	"	popl %eax\n"
+	"	ret\n");
 
 struct sr_case {
 	const char *name;
@@ -178,7 +199,7 @@ static const unsigned long long sr_mask_written = SR_BIT(SIGALRM) | SR_BIT(SIGKI
 struct sr_report {
 	long err;
 	int count;
-	uint32_t in[SR_WORDS], out[SR_WORDS], entry[4], skipped;
+	uint32_t in[SR_WORDS], out[SR_WORDS], entry[6], skipped;
 	uint32_t pretcode, sig, pinfo, puc, info, uc;	/* pinfo.. rt only */
 	uint8_t retcode[8];
 	struct sigcontext sc;
@@ -219,6 +240,10 @@ static void sr_edit(volatile struct sigcontext *sc)
 	sc->eflags = (sc->eflags | SR_ZF | SR_IOPL) & ~(SR_DF | SR_IF);
 	sc->cs = SR_USER_CS & ~3u;
 	sc->ss = SR_USER_DS & ~3u;
+	sc->ds = SR_USER_DS;
+	sc->es = SR_USER_DS;
+	sc->fs = SR_USER_DS;
+	sc->gs = SR_USER_DS;
 }
 
 void sr_handle_rt(int sig, siginfo_t *info, void *ucontext)
@@ -338,10 +363,12 @@ static void sr_check_frame(struct ktap_check *check, const struct sr_case *c,
 		      sc->eflags & (SR_CF | SR_IF | SR_DF));
 	SR_EXPECT_U32(check, "the frame's cs", SR_USER_CS, sc->cs);
 	SR_EXPECT_U32(check, "the frame's ss", SR_USER_DS, sc->ss);
-	SR_EXPECT_U32(check, "the frame's ds", SR_USER_DS, sc->ds);
-	SR_EXPECT_U32(check, "the frame's es", SR_USER_DS, sc->es);
-	SR_EXPECT_U32(check, "the frame's fs", r->in[SR_R(SR_FS)], sc->fs);
-	SR_EXPECT_U32(check, "the frame's gs", r->in[SR_R(SR_GS)], sc->gs);
+	SR_EXPECT_U32(check, "the frame's ds (null)", 0, sc->ds);
+	SR_EXPECT_U32(check, "the frame's es (null)", 0, sc->es);
+	SR_EXPECT_U32(check, "the frame's fs (null)", 0, sc->fs);
+	SR_EXPECT_U32(check, "the frame's gs (null)", 0, sc->gs);
+	SR_EXPECT_U32(check, "ds at the handler's entry", SR_USER_DS, r->entry[4]);
+	SR_EXPECT_U32(check, "es at the handler's entry", SR_USER_DS, r->entry[5]);
 	SR_EXPECT_U32(check, "the frame's blocked signals 1-32", (uint32_t)sr_blocked, r->mask);
 	SR_EXPECT_U32(check, "the frame's blocked signals 33-64", (uint32_t)(sr_blocked >> 32),
 		      r->mask >> 32);
@@ -396,6 +423,10 @@ static void sr_check_after(struct ktap_check *check, const struct sr_case *c,
 				  "%%ebx, ...) 0x%08x after sigreturn, got 0x%08x", i, want[i],
 				  r->out[i]);
 	SR_EXPECT_U32(check, "%esp after sigreturn", r->in[SR_R(SR_SP)], r->out[SR_R(SR_SP)]);
+	for (unsigned int i = SR_R(SR_FS); i <= SR_R(SR_ES); i++)
+		ktap_check_expect(check, r->out[i] == (c->edit ? SR_USER_DS : 0), "expected "
+				  "segment %u (fs, gs, ds, es) 0x%x after sigreturn, got 0x%x",
+				  i - SR_R(SR_FS), c->edit ? SR_USER_DS : 0, r->out[i]);
 	SR_EXPECT_U32(check, "the store at the interrupted %eip run (1), or skipped (0)",
 		      !c->edit, r->skipped);
 	SR_EXPECT_U32(check, "EFLAGS & (CF|ZF|IF|DF|IOPL) after sigreturn", flags,
