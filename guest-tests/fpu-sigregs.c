@@ -18,7 +18,8 @@
  *     0, uc_stack the sigaltstack as it was (SS_AUTODISARM then disables it
  *     in the handler); each frame ends with the historic return code gdb
  *     looks for (popl %eax; movl $119, %eax; int $0x80, and movl $173, %eax;
- *     int $0x80);
+ *     int $0x80); an FXSR image's sw_reserved, without XSAVE, says
+ *     FP_XSTATE_MAGIC1, 512 bytes, 628 with MAGIC2 and the header;
  *   - the frame's return address is sa_restorer with SA_RESTORER, else the
  *     vDSO's __kernel_sigreturn or __kernel_rt_sigreturn;
  *   - the handler starts with %eax the signal, and %edx, %ecx &info and &uc
@@ -48,6 +49,7 @@
  * through the vDSO and the registers come back.
  */
 #include "rt/auxv.h"
+#include "rt/cpu.h"
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/proc.h"
@@ -55,6 +57,7 @@
 #include "rt/signal.h"
 #include "rt/sys.h"
 #include "rt/test.h"
+#include "rt/x87.h"
 
 #include <linux/mman.h>
 #include <linux/signal.h>
@@ -207,6 +210,8 @@ struct sr_report {
 	uint32_t uc_link;
 	stack_t uc_stack, during, alt, alt2, alt_after;
 	uint32_t frame, vdso;
+	bool fxsr_image;		/* the frame's FPU image has an FXSR part */
+	struct _fpx_sw_bytes sw;	/* its sw_reserved */
 };
 
 static const struct sr_case *sr_case;
@@ -223,6 +228,9 @@ static void sr_record(uint32_t frame, const struct sigcontext *sc, unsigned long
 	fpstate_copy(sr_report.retcode, (const void *)(frame + retcode), 8);
 	sr_report.sc = *sc;
 	sr_report.mask = mask;
+	sr_report.fxsr_image = x87_sigframe_is_fxsr(sc->fpstate);
+	if (sr_report.fxsr_image)
+		sr_report.sw = sc->fpstate->sw_reserved;
 	sys_sigaltstack(NULL, &sr_report.during);
 }
 
@@ -341,6 +349,23 @@ static bool sr_same_stack(const stack_t *a, const stack_t *b)
 	return a->ss_sp == b->ss_sp && a->ss_flags == b->ss_flags && a->ss_size == b->ss_size;
 }
 
+/*
+ * An FXSR image's sw_reserved without XSAVE (save_sw_bytes()): FP_XSTATE_MAGIC1,
+ * xstate_size the 512-byte image, extended_size that, FP_XSTATE_MAGIC2's 4
+ * bytes and the 112-byte fsave header.  (xfeatures is user_xfeatures, which
+ * 6.1 leaves 0 without XSAVE: not a value to hold it to.)
+ */
+static void sr_check_sw_bytes(struct ktap_check *check, const struct sr_report *r)
+{
+	struct cpu_info cpu;
+
+	if (!r->fxsr_image || (cpu_identify(&cpu) && (cpu.ecx & CPU_ECX_OSXSAVE)))
+		return;
+	SR_EXPECT_U32(check, "sw_reserved magic1", FP_XSTATE_MAGIC1, r->sw.magic1);
+	SR_EXPECT_U32(check, "sw_reserved xstate_size", 512, r->sw.xstate_size);
+	SR_EXPECT_U32(check, "sw_reserved extended_size", 512 + 4 + 112, r->sw.extended_size);
+}
+
 /* The frame as the handler found it, and the handler's entry. */
 static void sr_check_frame(struct ktap_check *check, const struct sr_case *c,
 			   const struct sr_report *r)
@@ -390,6 +415,7 @@ static void sr_check_frame(struct ktap_check *check, const struct sr_case *c,
 		ktap_check_expect(check, r->vdso && r->pretcode - r->vdso < SR_VDSO_SPAN,
 				  "expected the frame's return address in the vDSO at 0x%08x, got "
 				  "0x%08x", r->vdso, r->pretcode);
+	sr_check_sw_bytes(check, r);
 	if (c->old)
 		return;
 	SR_EXPECT_U32(check, "the frame's pinfo", r->info, r->pinfo);
