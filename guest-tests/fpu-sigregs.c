@@ -24,7 +24,8 @@
  *     vDSO's __kernel_sigreturn or __kernel_rt_sigreturn;
  *   - the handler starts with %eax the signal, and %edx, %ecx &info and &uc
  *     (rt) or 0 (old), DF clear;
- *   - sigreturn loads the general registers and %eip as written, and from
+ *   - sigreturn loads the general registers and %eip as written, MXCSR and
+ *     the xmm registers from the FXSR image (its x87 part is not read), and from
  *     EFLAGS only the flags user space may set (FIX_EFLAGS: CF, PF, AF, ZF,
  *     SF, TF, DF, OF, AC, RF; never IF or IOPL), forces RPL 3 on cs and ss,
  *     returns the written %eax to the interrupted code, sets the blocked
@@ -42,7 +43,8 @@
  * registers, flags and mask as they were.  `*_edited`: the handler writes
  * other general registers, %eip past one instruction, EFLAGS with ZF set,
  * DF, IF clear and IOPL 3, cs and ss with RPL 0, ds, es, fs and gs
- * __USER_DS, a mask with SIGALRM,
+ * __USER_DS, (where AT_HWCAP has SSE) MXCSR and xmm0..xmm7 into the FXSR
+ * image, a mask with SIGALRM,
  * signal 40, SIGKILL and SIGSTOP, and (rt, on an SS_AUTODISARM sigaltstack)
  * another sigaltstack: those come back as the contract says.
  * `*_vdso_restorer`: installed without SA_RESTORER, the frame returns
@@ -55,6 +57,7 @@
 #include "rt/proc.h"
 #include "rt/ptrace.h"
 #include "rt/signal.h"
+#include "rt/sse.h"
 #include "rt/sys.h"
 #include "rt/test.h"
 #include "rt/x87.h"
@@ -97,6 +100,8 @@
 #define SR_OLD_RETCODE 724u
 #define SR_VDSO_SPAN 0x4000u	/* the vDSO's text is within its first pages */
 #define SR_BIT(sig) (1ull << ((sig) - 1))
+#define SR_FXSR_OFFSET 112u	/* the FXSR image after the fsave header, status and magic */
+#define SR_MXCSR_WRITTEN 0x3f80	/* all masked, round down */
 
 uint32_t sr_in[SR_WORDS], sr_out[SR_WORDS], sr_entry[6], sr_skipped;
 void sr_signal_self(void);
@@ -212,6 +217,8 @@ struct sr_report {
 	uint32_t frame, vdso;
 	bool fxsr_image;		/* the frame's FPU image has an FXSR part */
 	struct _fpx_sw_bytes sw;	/* its sw_reserved */
+	bool sse;			/* AT_HWCAP: FXSR and SSE */
+	struct sse_state sse_before, sse_written, sse_after;
 };
 
 static const struct sr_case *sr_case;
@@ -254,6 +261,17 @@ static void sr_edit(volatile struct sigcontext *sc)
 	sc->gs = SR_USER_DS;
 }
 
+/* MXCSR and xmm0..xmm7 into the FXSR image, which a 32-bit sigreturn takes them from. */
+static void sr_edit_sse(struct _fpstate *fp)
+{
+	uint8_t *fx = (uint8_t *)fp + SR_FXSR_OFFSET;
+
+	if (!sr_report.sse || !sr_report.fxsr_image)
+		return;
+	fpstate_copy(fx + 24, &sr_report.sse_written.mxcsr, 4);
+	fpstate_copy(fx + 160, sr_report.sse_written.xmm, sizeof(sr_report.sse_written.xmm));
+}
+
 void sr_handle_rt(int sig, siginfo_t *info, void *ucontext)
 {
 	struct ucontext *uc = ucontext;
@@ -274,6 +292,7 @@ void sr_handle_rt(int sig, siginfo_t *info, void *ucontext)
 	if (!sr_case->edit)
 		return;
 	sr_edit((volatile struct sigcontext *)&uc->uc_mcontext);
+	sr_edit_sse(uc->uc_mcontext.fpstate);
 	fpstate_copy(&uc->uc_sigmask, &sr_mask_written, sizeof(sr_mask_written));
 	*(volatile stack_t *)&uc->uc_stack = sr_report.alt2;
 }
@@ -289,6 +308,7 @@ void sr_handle_old(int sig, struct sigcontext sc)
 	if (!sr_case->edit)
 		return;
 	sr_edit(scp);
+	sr_edit_sse(sc.fpstate);
 	scp->oldmask = (uint32_t)sr_mask_written;
 	*extramask = (uint32_t)(sr_mask_written >> 32);
 }
@@ -326,8 +346,16 @@ static int sr_child(int write_fd, void *arg)
 	sr_in[SR_R(SR_SI)] = 0x5e5e5e5e;
 	sr_in[SR_R(SR_DI)] = 0xd0d0d0d0;
 	sr_in[SR_R(SR_BP)] = 0xbebebebe;
+	sr_report.sse = sse_enabled();
+	if (sr_report.sse) {
+		sse_make(&sr_report.sse_before, 0x10, SSE_MXCSR_DEFAULT);
+		sse_make(&sr_report.sse_written, 0x60, SR_MXCSR_WRITTEN);
+		sse_load(&sr_report.sse_before);
+	}
 	if (err == 0)
 		sr_signal_self();
+	if (sr_report.sse)
+		sse_store(&sr_report.sse_after);
 	if (err == 0)
 		err = sys_rt_sigprocmask(SIG_BLOCK, NULL, &sr_report.mask_after);
 	if (err == 0)
@@ -461,6 +489,13 @@ static void sr_check_after(struct ktap_check *check, const struct sr_case *c,
 		      r->mask_after);
 	SR_EXPECT_U32(check, "the blocked signals 33-64 after sigreturn", (uint32_t)(mask >> 32),
 		      r->mask_after >> 32);
+	if (r->sse)
+		ktap_check_expect(check, sse_equal(c->edit ? &r->sse_written : &r->sse_before,
+						   &r->sse_after),
+				  "expected MXCSR 0x%04x and xmm0..xmm7 %s after sigreturn, got MXCSR "
+				  "0x%04x", c->edit ? SR_MXCSR_WRITTEN : SSE_MXCSR_DEFAULT,
+				  c->edit ? "as written into the FXSR image" : "as they were",
+				  r->sse_after.mxcsr);
 	if (c->old)
 		return;
 	ktap_check_expect(check, sr_same_stack(alt, &r->alt_after), "expected the sigaltstack "
