@@ -42,17 +42,6 @@
  * (nested on the sigaltstack, so that the kernel's overflow check
  * applies): the handler runs, its frame above the bottom, and the state
  * comes back.
- * `*_top_page_fresh`, `*_top_page_dropped`: a sigaltstack whose top is
- * 16 to 127 bytes above a page boundary, that top page not present (the
- * whole stack mapped anew, or only the top page dropped after use: by
- * MADV_DONTNEED, or a new mapping where madvise is not built): from 64
- * bytes on, an FXSR image ends on that page, which the kernel's write
- * faults on, and its retry must fault in the whole image (buf_fx), not the
- * 512 bytes from the fsave header on (buf), or it loops for ever.  The
- * handler sees the exact state, sigreturn restores it.  QEMU 7.2's TCG
- * fxsave stores only the image's first 288 bytes (do_fxsave(): no probe
- * of the whole area before QEMU 9's X86Access), so there only a CPU that
- * writes all 512 tells the two apart.
  */
 #include "rt/auxv.h"
 #include "rt/fpstate.h"
@@ -64,8 +53,6 @@
 #include "rt/x87.h"
 
 #include <asm-generic/errno-base.h>
-#include <asm-generic/errno.h>
-#include <asm-generic/mman-common.h>
 #include <linux/mman.h>
 #include <linux/signal.h>
 #include <stdbool.h>
@@ -369,159 +356,12 @@ static void ss_run_fit(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "minsigstksz");
 }
 
-/*
- * The sigaltstack's top this many bytes above a page boundary: from 64 on,
- * an FXSR image ends on the top page and a kernel that faulted in only the
- * first 400 bytes of it (from the fsave header on) would retry forever.
- */
-static const uint32_t ss_top_offsets[] = { 16, 48, 64, 72, 96, 112, 127 };
-
-struct ss_top_case {
-	const char *name;
-	bool old;
-	bool dropped;	/* the top page was in use, then dropped; else all fresh */
-};
-
-static const struct ss_top_case ss_top_cases[] = {
-	{ "rt_top_page_fresh", false, false },
-	{ "old_top_page_fresh", true, false },
-	{ "rt_top_page_dropped", false, true },
-	{ "old_top_page_dropped", true, true },
-};
-
-/* What a top-page child sends back. */
-struct ss_top {
-	long err;
-	int count;			/* handlers run */
-	int frame_bad, after_bad;	/* deliveries whose frame, or state after, differed */
-	uint32_t first_bad;		/* the first one's offset */
-	struct x87_fsave want, frame, after;	/* the first one's */
-};
-
-static struct ss_top ss_top;
-static struct x87_fsave ss_top_frame;
-
-static void ss_top_handle(const struct _fpstate *fp)
-{
-	ss_top.count++;
-	fpstate_from_frame(&ss_top_frame, fp);
-	x87_load_cw(0x0c7f);	/* a state of the handler's own, which sigreturn must undo */
-	__asm__ volatile("fld1" ::: "memory");
-}
-
-static void ss_top_rt(int sig, siginfo_t *info, void *ucontext)
-{
-	(void)sig;
-	(void)info;
-	ss_top_handle(((struct ucontext *)ucontext)->uc_mcontext.fpstate);
-}
-
-static void ss_top_old(int sig, struct sigcontext sc)
-{
-	(void)sig;
-	ss_top_handle(sc.fpstate);
-}
-
-/* Leaves the top page of the three at `m` not present: a new mapping, or dropped pages. */
-static long ss_top_prepare(uint32_t m, bool dropped)
-{
-	long r;
-
-	if (!dropped) {
-		r = ss_map((void *)m, 3 * SS_PAGE, MAP_FIXED);
-		return ss_failed(r) ? r : 0;
-	}
-	for (uint32_t p = m; p < m + 3 * SS_PAGE; p += SS_PAGE)
-		*(volatile uint8_t *)p = 1;
-	r = sys_madvise((void *)(m + 2 * SS_PAGE), SS_PAGE, MADV_DONTNEED);
-	if (r == -ENOSYS)	/* no CONFIG_ADVISE_SYSCALLS: replace the used page instead */
-		r = ss_map((void *)(m + 2 * SS_PAGE), SS_PAGE, MAP_FIXED);
-	return ss_failed(r) ? r : 0;
-}
-
-static long ss_top_one(const struct ss_top_case *c, uint32_t m, uint32_t off,
-		       const struct x87_fsave *want)
-{
-	stack_t ss = { .ss_sp = (void *)m, .ss_size = 2 * SS_PAGE + off };
-	struct x87_fsave got;
-	int before = ss_top.count;
-	long err = ss_top_prepare(m, c->dropped);
-
-	if (err == 0)
-		err = sys_sigaltstack(&ss, NULL);
-	x87_init();
-	x87_restore(want);
-	if (err == 0)
-		err = sys_kill((int)sys_getpid(), SIGUSR1);
-	x87_snapshot(&got);
-	x87_init();
-	if (err || ss_top.count != before + 1)
-		return err;
-	ss_top.frame_bad += !fpstate_equal(want, &ss_top_frame);
-	ss_top.after_bad += !fpstate_equal(want, &got);
-	if ((ss_top.frame_bad || ss_top.after_bad) && !ss_top.first_bad) {
-		ss_top.first_bad = off;
-		ss_top.want = *want;
-		ss_top.frame = ss_top_frame;
-		ss_top.after = got;
-	}
-	return 0;
-}
-
-static int ss_top_child(int write_fd, void *arg)
-{
-	const struct ss_top_case *c = arg;
-	long m = ss_map(NULL, 3 * SS_PAGE, 0);
-	struct x87_fsave want;
-	long err = ss_failed(m) ? m : ss_install(c->old, ss_top_rt, ss_top_old);
-
-	fpstate_build(&want, &ss_state);
-	for (unsigned int i = 0; i < ARRAY_SIZE(ss_top_offsets) && err == 0; i++)
-		err = ss_top_one(c, (uint32_t)m, ss_top_offsets[i], &want);
-	ss_top.err = err;
-	return proc_write(write_fd, &ss_top, sizeof(ss_top)) < 0;
-}
-
-static void ss_run_top(struct ktap *subtests, const struct ss_top_case *c)
-{
-	struct ktap_check check;
-	struct proc_child child;
-	static struct ss_top t;
-	long err, status = -1, got = 0;
-
-	t = (struct ss_top){ .err = -1 };
-	err = proc_start(&child, ss_top_child, (void *)c);
-	if (err == 0)
-		status = proc_finish(&child, &t, sizeof(t), &got);
-	ktap_check_begin(&check);
-	ktap_check_expect(&check, err == 0, "expected fork to succeed, got %ld", err);
-	ktap_check_expect(&check, status == 0, "expected the child to exit 0, got wait status 0x%lx",
-			  status);
-	ktap_check_expect(&check, got == (long)sizeof(t) && t.err == 0,
-			  "expected a whole report without error, got %ld bytes, error %ld", got, t.err);
-	ktap_check_expect(&check, t.count == (int)ARRAY_SIZE(ss_top_offsets),
-			  "expected %u handlers to run, got %d", (unsigned int)ARRAY_SIZE(ss_top_offsets),
-			  t.count);
-	ktap_check_expect(&check, t.frame_bad == 0 && t.after_bad == 0, "expected the state in "
-			  "every frame and after every sigreturn, %d frames and %d sigreturns differed "
-			  "(the first with the top %u bytes above the page)", t.frame_bad, t.after_bad,
-			  t.first_bad);
-	if (t.first_bad) {
-		fpstate_note(&check, "loaded", &t.want);
-		fpstate_note(&check, "in the frame", &t.frame);
-		fpstate_note(&check, "after sigreturn", &t.after);
-	}
-	ktap_check_end(subtests, &check, c->name);
-}
-
 static void sigstack_run(struct ktap *subtests)
 {
-	ktap_plan(subtests, ARRAY_SIZE(ss_cases) + 1 + ARRAY_SIZE(ss_top_cases));
+	ktap_plan(subtests, ARRAY_SIZE(ss_cases) + 1);
 	for (unsigned int i = 0; i < ARRAY_SIZE(ss_cases); i++)
 		ss_run_case(subtests, &ss_cases[i]);
 	ss_run_fit(subtests);
-	for (unsigned int i = 0; i < ARRAY_SIZE(ss_top_cases); i++)
-		ss_run_top(subtests, &ss_top_cases[i]);
 }
 
 GT_TEST("fpu_sigstack", 20, sigstack_run,
@@ -529,5 +369,4 @@ GT_TEST("fpu_sigstack", 20, sigstack_run,
 		GT_FUNC("copy_fpstate_to_sigframe"), GT_FUNC("init_sigframe_size")),
 	"a signal frame that cannot go where %esp says (kernel address, unmapped, an image "
 	"reaching the kernel, a sigaltstack overflow) kills with SIGSEGV and runs no handler; "
-	"a stack of AT_MINSIGSTKSZ bytes takes either frame; an image on a not-present top "
-	"page is faulted in and carries the exact state");
+	"a stack of AT_MINSIGSTKSZ bytes takes either frame");
