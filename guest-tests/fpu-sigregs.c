@@ -47,6 +47,12 @@
  * image, a mask with SIGALRM,
  * signal 40, SIGKILL and SIGSTOP, and (rt, on an SS_AUTODISARM sigaltstack)
  * another sigaltstack: those come back as the contract says.
+ * `*_pending_at_sigreturn`: the same with %eax written -ERESTARTSYS, and a
+ * SIGUSR2 raised in the handler (blocked there, not in the mask written),
+ * so that it arrives as sigreturn returns: restore_sigcontext() set
+ * orig_ax to -1, so nothing takes the interrupted code for a syscall to
+ * restart: the SIGUSR2 frame has the %eip written and -ERESTARTSYS, and
+ * so has the code after both sigreturns.
  * `*_vdso_restorer`: installed without SA_RESTORER, the frame returns
  * through the vDSO and the registers come back.
  */
@@ -102,6 +108,7 @@
 #define SR_BIT(sig) (1ull << ((sig) - 1))
 #define SR_FXSR_OFFSET 112u	/* the FXSR image after the fsave header, status and magic */
 #define SR_MXCSR_WRITTEN 0x3f80	/* all masked, round down */
+#define SR_ERESTARTSYS 0xfffffe00u	/* -512, the kernel's "restart the syscall" */
 
 uint32_t sr_in[SR_WORDS], sr_out[SR_WORDS], sr_entry[6], sr_skipped;
 void sr_signal_self(void);
@@ -182,15 +189,18 @@ struct sr_case {
 	bool old;
 	bool edit;
 	bool restorer;		/* SA_RESTORER */
+	bool pending;		/* edit: %eax -ERESTARTSYS, and a SIGUSR2 pending at sigreturn */
 };
 
 static const struct sr_case sr_cases[] = {
-	{ "rt_frame", false, false, true },
-	{ "old_frame", true, false, true },
-	{ "rt_edited", false, true, true },
-	{ "old_edited", true, true, true },
-	{ "rt_vdso_restorer", false, false, false },
-	{ "old_vdso_restorer", true, false, false },
+	{ "rt_frame", false, false, true, false },
+	{ "old_frame", true, false, true, false },
+	{ "rt_edited", false, true, true, false },
+	{ "old_edited", true, true, true, false },
+	{ "rt_pending_at_sigreturn", false, true, true, true },
+	{ "old_pending_at_sigreturn", true, true, true, true },
+	{ "rt_vdso_restorer", false, false, false, false },
+	{ "old_vdso_restorer", true, false, false, false },
 };
 
 /* What the handler wrote. */
@@ -219,6 +229,8 @@ struct sr_report {
 	struct _fpx_sw_bytes sw;	/* its sw_reserved */
 	bool sse;			/* AT_HWCAP: FXSR and SSE */
 	struct sse_state sse_before, sse_written, sse_after;
+	int usr2_count;			/* the SIGUSR2 handler's: runs, and its frame's %eip, %eax */
+	uint32_t usr2_eip, usr2_eax;
 };
 
 static const struct sr_case *sr_case;
@@ -244,7 +256,7 @@ static void sr_record(uint32_t frame, const struct sigcontext *sc, unsigned long
 /* The edits every frame gets: registers, %eip, EFLAGS, cs and ss. */
 static void sr_edit(volatile struct sigcontext *sc)
 {
-	sc->eax = sr_written[SR_R(SR_AX)];
+	sc->eax = sr_case->pending ? SR_ERESTARTSYS : sr_written[SR_R(SR_AX)];
 	sc->ebx = sr_written[SR_R(SR_BX)];
 	sc->ecx = sr_written[SR_R(SR_CX)];
 	sc->edx = sr_written[SR_R(SR_DX)];
@@ -272,6 +284,18 @@ static void sr_edit_sse(struct _fpstate *fp)
 	fpstate_copy(fx + 160, sr_report.sse_written.xmm, sizeof(sr_report.sse_written.xmm));
 }
 
+/* At the sigreturn of a `pending` case: what it interrupted. */
+static void sr_handle_usr2(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+
+	(void)sig;
+	(void)info;
+	sr_report.usr2_count++;
+	sr_report.usr2_eip = uc->uc_mcontext.eip;
+	sr_report.usr2_eax = uc->uc_mcontext.eax;
+}
+
 void sr_handle_rt(int sig, siginfo_t *info, void *ucontext)
 {
 	struct ucontext *uc = ucontext;
@@ -293,6 +317,8 @@ void sr_handle_rt(int sig, siginfo_t *info, void *ucontext)
 		return;
 	sr_edit((volatile struct sigcontext *)&uc->uc_mcontext);
 	sr_edit_sse(uc->uc_mcontext.fpstate);
+	if (sr_case->pending)	/* blocked (sr_blocked) until the mask written comes in */
+		sys_kill((int)sys_getpid(), SIGUSR2);
 	fpstate_copy(&uc->uc_sigmask, &sr_mask_written, sizeof(sr_mask_written));
 	*(volatile stack_t *)&uc->uc_stack = sr_report.alt2;
 }
@@ -309,6 +335,8 @@ void sr_handle_old(int sig, struct sigcontext sc)
 		return;
 	sr_edit(scp);
 	sr_edit_sse(sc.fpstate);
+	if (sr_case->pending)
+		sys_kill((int)sys_getpid(), SIGUSR2);
 	scp->oldmask = (uint32_t)sr_mask_written;
 	*extramask = (uint32_t)(sr_mask_written >> 32);
 }
@@ -329,6 +357,8 @@ static long sr_setup(const struct sr_case *c)
 	if (err == 0)
 		err = signal_set_raw(SIGUSR1, c->old ? sr_entry_old : sr_entry_rt, flags,
 				     c->old ? signal_old_restorer : signal_restorer);
+	if (err == 0 && c->pending)
+		err = signal_set_action(SIGUSR2, sr_handle_usr2);
 	if (err == 0)
 		err = sys_rt_sigprocmask(SIG_SETMASK, &sr_blocked, NULL);
 	return err;
@@ -470,7 +500,14 @@ static void sr_check_after(struct ktap_check *check, const struct sr_case *c,
 	uint32_t shown = SR_CF | SR_ZF | SR_IF | SR_DF | SR_IOPL;
 	uint32_t flags = c->edit ? SR_CF | SR_ZF | SR_IF : r->sc.eflags & shown;
 
-	SR_EXPECT_U32(check, "%eax after sigreturn", c->edit ? want[SR_R(SR_AX)] : 0,
+	if (c->pending) {
+		SR_EXPECT_U32(check, "SIGUSR2 handlers run (at sigreturn)", 1, r->usr2_count);
+		SR_EXPECT_U32(check, "the SIGUSR2 frame's %eip (no syscall to restart)",
+			      (uint32_t)sr_landing, r->usr2_eip);
+		SR_EXPECT_U32(check, "the SIGUSR2 frame's %eax", SR_ERESTARTSYS, r->usr2_eax);
+	}
+	SR_EXPECT_U32(check, "%eax after sigreturn",
+		      c->pending ? SR_ERESTARTSYS : c->edit ? want[SR_R(SR_AX)] : 0,
 		      r->out[SR_R(SR_AX)]);
 	for (unsigned int i = SR_R(SR_BX); i <= SR_R(SR_BP); i++)
 		ktap_check_expect(check, r->out[i] == want[i], "expected register %u (%%eax, "
