@@ -101,9 +101,12 @@ static void sst_trace(struct sst_trace *t, long pid)
 	t->err = sys_ptrace(PTRACE_PEEKUSR, (int)pid, EIP * 4, (unsigned long)&t->eip);
 	if (t->err == 0)
 		t->err = sys_ptrace(PTRACE_CONT, (int)pid, 0, 0);
+	/* Any stop after is a failure; its signal goes on, so that a SIGSEGV ends the tracee. */
 	while (t->err == 0 && (t->status = proc_wait(pid)) >= 0 && (t->status & 0xff) == 0x7f) {
+		unsigned long sig = (t->status >> 8) & 0xff;
+
 		t->stops_after++;
-		t->err = sys_ptrace(PTRACE_CONT, (int)pid, 0, 0);
+		t->err = sys_ptrace(PTRACE_CONT, (int)pid, 0, sig == SIGTRAP ? 0 : sig);
 	}
 }
 
