@@ -14,7 +14,8 @@
  *     %eip, EFLAGS, cs, ss, ds, es, fs, gs as they were (after a syscall,
  *     %eax is its return value), `oldmask` the blocked signals 1-32, the old
  *     frame's `extramask` 33-64 and the rt frame's uc_sigmask all 64; the
- *     rt frame's pinfo and puc point at its siginfo and ucontext, uc_link is
+ *     rt frame's siginfo is kill()'s (SI_USER, the sender's pid), its
+ *     pinfo and puc point at it and at its ucontext, uc_link is
  *     0, uc_stack the sigaltstack as it was (SS_AUTODISARM then disables it
  *     in the handler); each frame ends with the historic return code gdb
  *     looks for (popl %eax; movl $119, %eax; int $0x80, and movl $173, %eax;
@@ -219,6 +220,7 @@ struct sr_report {
 	int count;
 	uint32_t in[SR_WORDS], out[SR_WORDS], entry[6], skipped;
 	uint32_t pretcode, sig, pinfo, puc, info, uc;	/* pinfo.. rt only */
+	int info_signo, info_code, info_pid;		/* rt: the siginfo's */
 	uint8_t retcode[8];
 	struct sigcontext sc;
 	unsigned long long mask, mask_after;
@@ -310,6 +312,9 @@ void sr_handle_rt(int sig, siginfo_t *info, void *ucontext)
 	sr_report.pinfo = *(const uint32_t *)(frame + 8);
 	sr_report.puc = *(const uint32_t *)(frame + 12);
 	sr_report.info = (uint32_t)info;
+	sr_report.info_signo = info->si_signo;
+	sr_report.info_code = info->si_code;
+	sr_report.info_pid = info->si_pid;
 	sr_report.uc = (uint32_t)uc;
 	sr_report.uc_link = (uint32_t)uc->uc_link;
 	sr_report.uc_stack = uc->uc_stack;
@@ -477,6 +482,10 @@ static void sr_check_frame(struct ktap_check *check, const struct sr_case *c,
 	if (c->old)
 		return;
 	SR_EXPECT_U32(check, "the frame's pinfo", r->info, r->pinfo);
+	ktap_check_expect(check, r->info_signo == SIGUSR1 && r->info_code == SI_USER &&
+			  r->info_pid == (int)r->in[SR_R(SR_BX)], "expected the siginfo of kill(): "
+			  "signo %d, code %d (SI_USER), pid %u, got %d, %d, %d", SIGUSR1, SI_USER,
+			  r->in[SR_R(SR_BX)], r->info_signo, r->info_code, r->info_pid);
 	SR_EXPECT_U32(check, "the frame's puc", r->uc, r->puc);
 	SR_EXPECT_U32(check, "uc_link", 0, r->uc_link);
 	ktap_check_expect(check, sr_same_stack(&r->alt, &r->uc_stack), "expected uc_stack "
