@@ -26,6 +26,10 @@
  * writes all 512 tells the two apart.
  * `above_top`: for each offset 0..63 of the top, both frames, the 256
  * bytes above it (mapped, outside the sigaltstack) keep their pattern.
+ * `refault_straddle`: an image across a page boundary of a shared file
+ * mapping whose upper page the handler maps anew: sigreturn (FSAVE:
+ * frstor from user memory, then fault_in_readable() of the whole image
+ * and again) gives the state the handler wrote.
  */
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
@@ -36,6 +40,7 @@
 #include "rt/x87.h"
 
 #include <asm-generic/errno.h>
+#include <asm-generic/fcntl.h>
 #include <asm-generic/mman-common.h>
 #include <linux/mman.h>
 #include <linux/signal.h>
@@ -295,17 +300,123 @@ static void st_run_above(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "above_top");
 }
 
+/*
+ * `refault_straddle`: the image crosses a page boundary, on a shared file
+ * mapping; the handler writes a state into the frame's fsave header, then
+ * maps the upper page anew, so that sigreturn finds it not present (the
+ * lower one present): FSAVE's frstor faults part way, and the retry must
+ * fault in the whole image, not only its first page.
+ */
+#define ST_FILE "/fpubench-sigtop"
+
+static const long double st_written_values[] = { -0.375L, 1e100L, FPSTATE_E, 7.0L, -FPSTATE_PI };
+static const struct fpstate_spec st_written = {
+	.cw = 0x067f,
+	.sw_flags = X87_SW_C3 | X87_SW_PE,
+	.count = ARRAY_SIZE(st_written_values),
+	.values = st_written_values,
+};
+
+struct st_refault {
+	long err;
+	int count;
+	struct x87_fsave after;
+};
+
+static struct st_refault st_refault;
+static uint32_t st_refault_page;	/* the page the handler maps anew */
+static int st_refault_fd;
+
+static void st_refault_handle(struct _fpstate *fp)
+{
+	struct x87_fsave image;
+	long r;
+
+	st_refault.count++;
+	fpstate_build(&image, &st_written);
+	fpstate_copy(fp, &image.env, 12);	/* cw, sw, tag: not the pointers */
+	fpstate_copy(fp->_st, image.st, sizeof(image.st));
+	x87_init();	/* a state of the handler's own, which sigreturn must undo */
+	r = sys_mmap((void *)st_refault_page, ST_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED,
+		     st_refault_fd, 2 * ST_PAGE);
+	if (st_failed(r) && !st_refault.err)
+		st_refault.err = r;
+}
+
+static void st_refault_rt(int sig, siginfo_t *info, void *ucontext)
+{
+	(void)sig;
+	(void)info;
+	st_refault_handle(((struct ucontext *)ucontext)->uc_mcontext.fpstate);
+}
+
+static int st_refault_child(int write_fd, void *arg)
+{
+	long m = -1, err;
+	stack_t ss;
+
+	(void)arg;
+	st_refault_fd = (int)sys_open(ST_FILE, O_RDWR | O_CREAT | O_TRUNC);
+	err = st_refault_fd < 0 ? st_refault_fd : sys_ftruncate(st_refault_fd, 3 * ST_PAGE);
+	sys_unlink(ST_FILE);	/* the mapping keeps it */
+	if (err == 0)
+		m = sys_mmap(NULL, 3 * ST_PAGE, PROT_READ | PROT_WRITE, MAP_SHARED, st_refault_fd, 0);
+	if (err == 0 && st_failed(m))
+		err = m;
+	/* The top 64 bytes above the boundary: either image crosses it. */
+	ss = (stack_t){ .ss_sp = (void *)m, .ss_size = 2 * ST_PAGE + 64 };
+	st_refault_page = (uint32_t)m + 2 * ST_PAGE;
+	if (err == 0)
+		err = sys_sigaltstack(&ss, NULL);
+	if (err == 0)
+		err = st_install(false, st_refault_rt, NULL);
+	if (err == 0) {
+		fpstate_load(&st_state);
+		err = sys_kill((int)sys_getpid(), SIGUSR1);
+		x87_snapshot(&st_refault.after);
+		x87_init();
+	}
+	if (err && !st_refault.err)
+		st_refault.err = err;
+	return proc_write(write_fd, &st_refault, sizeof(st_refault)) < 0;
+}
+
+static void st_run_refault(struct ktap *subtests)
+{
+	struct ktap_check check;
+	struct proc_child child;
+	static struct st_refault r;
+	struct x87_fsave want;
+	long err, status = -1, got = 0;
+
+	r = (struct st_refault){ .err = -1 };
+	err = proc_start(&child, st_refault_child, NULL);
+	if (err == 0)
+		status = proc_finish(&child, &r, sizeof(r), &got);
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0 && status == 0 && got == (long)sizeof(r) && r.err == 0,
+			  "expected the child to report, got fork %ld, wait status 0x%lx, %ld bytes, "
+			  "error %ld", err, status, got, r.err);
+	ktap_check_expect(&check, r.count == 1, "expected the handler to run once, got %d", r.count);
+	fpstate_build(&want, &st_written);
+	if (got == (long)sizeof(r))
+		fpstate_check(&check, "after sigreturn", &want, &r.after);
+	ktap_check_end(subtests, &check, "refault_straddle");
+}
+
 static void sigtop_run(struct ktap *subtests)
 {
-	ktap_plan(subtests, ARRAY_SIZE(st_top_cases) + 1);
+	ktap_plan(subtests, ARRAY_SIZE(st_top_cases) + 2);
 	for (unsigned int i = 0; i < ARRAY_SIZE(st_top_cases); i++)
 		st_run_top(subtests, &st_top_cases[i]);
 	st_run_above(subtests);
+	st_run_refault(subtests);
 }
 
 GT_TEST("fpu_sigtop", 20, sigtop_run,
 	GT_TAGS(GT_FUNC("copy_fpstate_to_sigframe"), GT_FUNC("fpu__alloc_mathframe"),
-		GT_FUNC("get_sigframe"), GT_FUNC("__setup_frame"), GT_FUNC("__setup_rt_frame")),
+		GT_FUNC("get_sigframe"), GT_FUNC("__setup_frame"), GT_FUNC("__setup_rt_frame"),
+		GT_FUNC("restore_fpregs_from_user")),
 	"a signal frame at the top of a sigaltstack whose top page is not present carries the "
-	"exact state and sigreturn restores it, without an endless retry; no delivery writes at "
-	"or above the sigaltstack's top");
+	"exact state and sigreturn restores it, without an endless retry, also when its upper "
+	"page is gone at sigreturn; no delivery writes at or above the sigaltstack's top");
