@@ -14,7 +14,6 @@ struct kernel_sigaction {
 };
 
 /* Where a handler returns to: the kernel has left the rt frame on the stack. */
-void signal_restorer(void);
 __asm__(".text\n"
 	".globl signal_restorer\n"
 	".type signal_restorer, @function\n"
@@ -23,7 +22,6 @@ __asm__(".text\n"
 	"	int $0x80\n");
 
 /* The old frame's: its handler returned onto the signal number, above the sigcontext. */
-void signal_old_restorer(void);
 __asm__(".text\n"
 	".globl signal_old_restorer\n"
 	".type signal_old_restorer, @function\n"
@@ -32,16 +30,21 @@ __asm__(".text\n"
 	"	movl $" STRINGIFY(__NR_sigreturn) ", %eax\n"
 	"	int $0x80\n");
 
-static int signal_install(int sig, void (*fn)(void), unsigned long flags, void (*restorer)(void))
+int signal_set_raw(int sig, void (*fn)(void), unsigned long flags, void (*restorer)(void))
 {
 	struct kernel_sigaction act = {
 		.handler = fn,
-		.flags = flags | SA_RESTORER,
+		.flags = flags,
 		.restorer = restorer,
 		.mask = 0,
 	};
 
 	return (int)sys_rt_sigaction(sig, &act, NULL);
+}
+
+static int signal_install(int sig, void (*fn)(void), unsigned long flags, void (*restorer)(void))
+{
+	return signal_set_raw(sig, fn, flags | SA_RESTORER, restorer);
 }
 
 /* void (*)(void) is the function pointer type GCC lets any other convert to. */

@@ -48,4 +48,15 @@ int signal_set_action_flags(int sig, signal_action_fn fn, unsigned long flags);
 /* Installs `fn` without SA_SIGINFO, so that it gets the old frame, with `flags` added. */
 int signal_set_old_action(int sig, signal_old_fn fn, unsigned long flags);
 
+/* The restorers the three above install, with SA_RESTORER: rt_sigreturn and sigreturn. */
+void signal_restorer(void);
+void signal_old_restorer(void);
+
+/*
+ * rt_sigaction of `fn` with exactly `flags` (no SA_SIGINFO or SA_RESTORER
+ * added) and `restorer`, an empty mask: for a test of the kernel's own
+ * restorer, or of a handler's entry registers.  0 or -errno.
+ */
+int signal_set_raw(int sig, void (*fn)(void), unsigned long flags, void (*restorer)(void));
+
 #endif

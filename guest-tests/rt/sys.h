@@ -196,6 +196,12 @@ static inline long sys_munmap(void *addr, size_t len)
 	return sys_call3(__NR_munmap, (long)addr, (long)len, 0);
 }
 
+/* -ENOSYS on kernels without CONFIG_ADVISE_SYSCALLS (tinyconfig's). */
+static inline long sys_madvise(void *addr, size_t len, int advice)
+{
+	return sys_call3(__NR_madvise, (long)addr, (long)len, advice);
+}
+
 /* `ss` and `old` are the kernel's stack_t (<asm/signal.h>). */
 static inline long sys_sigaltstack(const stack_t *ss, stack_t *old)
 {
