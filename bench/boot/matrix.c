@@ -248,8 +248,11 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 	enum cell_boot_end end = outcome.flooded || truncated ? CELL_BOOT_FLOODED
 				   : outcome.timed_out ? CELL_BOOT_TIMED_OUT : CELL_BOOT_STOPPED;
 	size_t first = g->ncells;
-	*resume = cells_from_report(report, end, cpu_setup_uses_fsave(g->cpu), outcome.seconds,
-				    &g->cells, &g->ncells);
+	struct cell_setup claims = {
+		.fsave = cpu_setup_uses_fsave(g->cpu),
+		.exact_fdiv = !g->cpu->board,
+	};
+	*resume = cells_from_report(report, end, &claims, outcome.seconds, &g->cells, &g->ncells);
 	group_keep_selected(o, g, first, report, console_rel, &job);
 out:
 	free(job.id);

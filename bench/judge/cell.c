@@ -146,8 +146,8 @@ static char *plan_mismatch(const struct console_report *r)
 }
 
 int cells_from_report(const struct console_report *r, enum cell_boot_end end,
-			     bool fsave, double boot_seconds, struct matrix_cell **cells,
-			     size_t *ncells)
+		      const struct cell_setup *setup, double boot_seconds,
+		      struct matrix_cell **cells, size_t *ncells)
 {
 	size_t first = *ncells;
 	int resume = 0;
@@ -197,9 +197,16 @@ int cells_from_report(const struct console_report *r, enum cell_boot_end end,
 		}
 	}
 
+	if (r->fdiv_bug && setup->exact_fdiv && r->resumed_at == 1) {
+		struct matrix_cell *c = cell_add(cells, ncells, "fdiv_check", VERDICT_FAIL);
+
+		c->reason = xstrdup("the kernel reports the Pentium FDIV erratum on an FPU that divides exactly");
+		c->duration_s = boot_seconds;
+	}
+
 	/* A setup that does not give the FPU path it claims would test nothing. */
 	if (r->reached_init) {
-		const char *want = fpu_mode_expected(fsave);
+		const char *want = fpu_mode_expected(setup->fsave);
 		bool wrong = !r->fpu_mode || strcmp(r->fpu_mode, want) != 0;
 
 		for (size_t i = first; i < *ncells; i++) {

@@ -43,6 +43,19 @@ enum cell_boot_end {
 };
 
 /*
+ * What the kernel should find a CPU setup to be.  A setup that does not
+ * make the kernel report the FPU path it claims would test nothing: each
+ * cell of a boot that reached init and said otherwise is an ERROR.  A
+ * kernel that reports the Pentium FDIV erratum on an FPU that divides
+ * exactly is wrong: a FAIL cell "fdiv_check", judged on a pair's first
+ * boot only (its later ones repeat the same boot lines).
+ */
+struct cell_setup {
+	bool fsave;		/* the kernel must report FSAVE, else FXSAVE */
+	bool exact_fdiv;	/* QEMU's models: no FDIV erratum to find (a board may have it) */
+};
+
+/*
  * Turns one boot's console report into cells (test, status, crash, reason,
  * duration, fpu_mode; the caller fills in the rest), appending them to
  * *cells.  Returns the test index to resume at in a new boot, or 0 when
@@ -57,8 +70,8 @@ enum cell_boot_end {
  * otherwise a "ktap_plan" cell fails and names the missing and extra ones.
  */
 int cells_from_report(const struct console_report *r, enum cell_boot_end end,
-		      bool fsave, double boot_seconds, struct matrix_cell **cells,
-		      size_t *ncells);
+		      const struct cell_setup *setup, double boot_seconds,
+		      struct matrix_cell **cells, size_t *ncells);
 
 /* Appends a cell of that test and status, its other fields empty (duration -1: unknown). */
 struct matrix_cell *cell_add(struct matrix_cell **cells, size_t *n, const char *test,

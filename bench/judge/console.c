@@ -152,7 +152,10 @@ static void scan_fpu_mode(struct scanner *sc, struct ktap_span body)
 		sc->r->fpu_mode = "XSAVE";
 }
 
-/* How the boot went, from the kernel's own lines: for the reasons of a boot without results. */
+/*
+ * How the boot went, from the kernel's own lines: for the reasons of a boot
+ * without results, and what the kernel found the CPU to be.
+ */
 static void scan_lifecycle(struct scanner *sc, const struct ktap_line *l)
 {
 	if (!l->printk)
@@ -161,6 +164,8 @@ static void scan_lifecycle(struct scanner *sc, const struct ktap_line *l)
 		sc->r->ran_init = true;
 	else if (span_is(l->body, "reboot: Restarting system"))
 		sc->r->rebooted = true;
+	else if (span_is(l->body, "Hmm, FPU with FDIV bug"))
+		sc->r->fdiv_bug = true;
 }
 
 /* Tests. */

@@ -7,6 +7,8 @@
 
 #include "judge/console.h"
 #include "judge/cell.h"
+#include "lib/fileutil.h"
+#include "lib/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -25,15 +27,24 @@ struct cells {
 #define FLOODED CELL_BOOT_FLOODED
 #define FLOOD "console flood: over 16 MiB, the guest was stopped"
 
-static void cells_from(struct cells *out, const char *text, enum cell_boot_end end, bool fsave)
+static void cells_from_setup(struct cells *out, const char *text, enum cell_boot_end end,
+			     const struct cell_setup *setup)
 {
 	struct console_report *r;
 
 	assert_int_equal(console_scan(text, strlen(text), &r), 0);
 	out->c = NULL;
 	out->n = 0;
-	out->resume = cells_from_report(r, end, fsave, 2.5, &out->c, &out->n);
+	out->resume = cells_from_report(r, end, setup, 2.5, &out->c, &out->n);
 	console_report_free(r);
+}
+
+/* On one of QEMU's models. */
+static void cells_from(struct cells *out, const char *text, enum cell_boot_end end, bool fsave)
+{
+	struct cell_setup setup = { .fsave = fsave, .exact_fdiv = true };
+
+	cells_from_setup(out, text, end, &setup);
 }
 
 static void cells_free(struct cells *cs)
@@ -365,6 +376,62 @@ static void test_wrong_fpu_mode_is_an_error(void **state)
 	cells_free(&cs);
 }
 
+static size_t cells_named(const struct cells *cs, const char *test)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < cs->n; i++)
+		n += strcmp(cs->c[i].test, test) == 0;
+	return n;
+}
+
+/*
+ * tests/fixtures/console/fdiv-claim-486.log: a real boot of 6.1 whose
+ * fpu__init_check_bugs() reports the erratum whatever the check finds
+ * (`if (fdiv_bug)` made `if (1)`), on the 486 with fpu_seed selected.
+ */
+static void test_fdiv_erratum_on_an_exact_fpu_fails(void **state)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct cell_setup board = { .fsave = true, .exact_fdiv = false };
+	struct cells cs;
+
+	(void)state;
+	assert_int_equal(file_read("tests/fixtures/console/fdiv-claim-486.log", &text), 0);
+	cells_from(&cs, text.buf, STOPPED, true);
+	assert_int_equal(cells_named(&cs, "fdiv_check"), 1);
+	for (size_t i = 0; i < cs.n; i++) {
+		bool fdiv = strcmp(cs.c[i].test, "fdiv_check") == 0;
+
+		assert_int_equal(cs.c[i].status, fdiv ? VERDICT_FAIL
+				 : strcmp(cs.c[i].test, "fpu_seed") == 0 ? VERDICT_PASS : VERDICT_SKIP);
+		if (fdiv)
+			assert_non_null(strstr(cs.c[i].reason, "FDIV erratum"));
+		assert_string_equal(cs.c[i].fpu_mode, "FSAVE");
+	}
+	cells_free(&cs);
+
+	/* A board may be a Pentium that has the erratum. */
+	cells_from_setup(&cs, text.buf, STOPPED, &board);
+	assert_int_equal(cells_named(&cs, "fdiv_check"), 0);
+	cells_free(&cs);
+	strbuf_release(&text);
+
+	/* A resumed boot repeats the pair's boot lines: judged once, on its first boot. */
+	cells_from(&cs, FSAVE_BOOT "[    0.044000] Hmm, FPU with FDIV bug\n"
+		   "KTAP version 1\n1..2\n# fpubench: resume 2\n# fpubench: begin 2 b\nok 2 b\n"
+		   "# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cells_named(&cs, "fdiv_check"), 0);
+	assert_int_equal(cs.n, 1);
+	cells_free(&cs);
+
+	/* Only the kernel's own line counts, not a test's output. */
+	cells_from(&cs, FSAVE_BOOT "KTAP version 1\n1..1\n# fpubench: begin 1 a\nHmm, FPU with FDIV bug\n"
+		   "ok 1 a\n# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cells_named(&cs, "fdiv_check"), 0);
+	cells_free(&cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +449,7 @@ int main(void)
 		cmocka_unit_test(test_reboots_and_silence_are_never_a_pass),
 		cmocka_unit_test(test_wrong_fpu_mode_is_an_error),
 		cmocka_unit_test(test_crash_outside_tests_is_a_boot_cell),
+		cmocka_unit_test(test_fdiv_erratum_on_an_exact_fpu_fails),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

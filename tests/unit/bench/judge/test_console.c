@@ -1,8 +1,9 @@
 /*
  * The console scanner: fixtures in tests/fixtures/console (synth-*.log are
  * written by hand after real oopses and guest-tests/PROTOCOL.md; misbehave-*.log are
- * real consoles of guest-tests/misbehave payloads), inline logs for the
- * edge cases, and the crash title rules one by one.
+ * real consoles of guest-tests/misbehave payloads, fdiv-claim-486.log a real
+ * boot of a 6.1 mutant), inline logs for the edge cases, and the crash title
+ * rules one by one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -318,6 +319,20 @@ static void test_misbehave_triple(void **state)
 	assert_int_equal(r->running, 1);
 	assert_test(&r->tests[0], 1, "triple", VERDICT_CRASH, NULL,
 		    "kernel panic: Attempted to kill init!");
+	console_report_free(r);
+}
+
+/* A real 6.1 boot whose FDIV check reports the erratum (test_cell.c has the mutant). */
+static void test_fdiv_erratum_line(void **state)
+{
+	struct console_report *r = scan_fixture("fdiv-claim-486.log");
+
+	(void)state;
+	assert_true(r->fdiv_bug);
+	assert_string_equal(r->fpu_mode, "FSAVE");
+	console_report_free(r);
+	r = scan_fixture("synth-good-486.log");
+	assert_false(r->fdiv_bug);
 	console_report_free(r);
 }
 
@@ -759,6 +774,7 @@ int main(void)
 		cmocka_unit_test(test_garbage),
 		cmocka_unit_test(test_misbehave_garbage),
 		cmocka_unit_test(test_misbehave_reboot),
+		cmocka_unit_test(test_fdiv_erratum_line),
 		cmocka_unit_test(test_misbehave_triple),
 		cmocka_unit_test(test_lifecycle_lines_are_the_kernel_s),
 		cmocka_unit_test(test_crlf_and_lf_read_alike),
