@@ -29,10 +29,18 @@
  *                        section starts clean again (no ZE left);
  *   softirq_section      a tasklet run from local_bh_enable(), in softirq
  *                        context, finds irq_fpu_usable() and a clean FPU,
- *                        and computes 2*pi.
+ *                        and computes 2*pi;
+ *   hardirq_usable       a hard interrupt (a HRTIMER_MODE_REL_HARD timer)
+ *                        that hits the task with softirqs enabled finds
+ *                        irq_fpu_usable();
+ *   hardirq_bh_disabled  one that hits a local_bh_disable() region, as
+ *                        fpregs_lock() makes around the registers, does not;
+ *   hardirq_in_section   nor one that hits a kernel_fpu_begin() section.
  */
+#include <linux/hrtimer.h>
 #include <linux/init.h>
 #include <linux/interrupt.h>
+#include <linux/jiffies.h>
 #include <linux/module.h>
 #include <linux/printk.h>
 #include <linux/types.h>
@@ -156,6 +164,56 @@ static void kt_run_softirq(void)
 			softirq_seen.result.sign_exponent, softirq_seen.result.significand);
 }
 
+/* What a hard interrupt saw; reported by the task that waited for it. */
+static struct {
+	bool ran, in_hardirq, usable;
+} hardirq_seen;
+
+static struct hrtimer kt_timer;
+
+static enum hrtimer_restart kt_hardirq(struct hrtimer *t)
+{
+	hardirq_seen.in_hardirq = in_hardirq();
+	hardirq_seen.usable = irq_fpu_usable();
+	WRITE_ONCE(hardirq_seen.ran, true);
+	return HRTIMER_NORESTART;
+}
+
+enum kt_hit { HIT_TASK, HIT_BH_DISABLED, HIT_SECTION };
+
+/*
+ * Arms a timer that fires in hard interrupt context and spins, interrupts
+ * on, until it has fired (a tick at most without high resolution timers;
+ * a second is the limit), inside what `hit` names.
+ */
+static void kt_run_hardirq(const char *name, enum kt_hit hit)
+{
+	unsigned long until = jiffies + HZ;
+	bool want = hit == HIT_TASK, ok;
+
+	memset(&hardirq_seen, 0, sizeof(hardirq_seen));
+	hrtimer_init(&kt_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	kt_timer.function = kt_hardirq;
+	if (hit == HIT_BH_DISABLED)
+		local_bh_disable();
+	else if (hit == HIT_SECTION)
+		kernel_fpu_begin();
+	hrtimer_start(&kt_timer, ns_to_ktime(NSEC_PER_MSEC), HRTIMER_MODE_REL_HARD);
+	while (!READ_ONCE(hardirq_seen.ran) && time_before(jiffies, until))
+		cpu_relax();
+	if (hit == HIT_BH_DISABLED)
+		local_bh_enable();
+	else if (hit == HIT_SECTION)
+		kernel_fpu_end();
+	hrtimer_cancel(&kt_timer);
+
+	ok = hardirq_seen.ran && hardirq_seen.in_hardirq && hardirq_seen.usable == want;
+	kt_result(ok, name);
+	if (!ok)
+		pr_info(KT_INDENT "# expected the timer in a hard interrupt with irq_fpu_usable() %d; got ran %d hardirq %d usable %d\n",
+			want, hardirq_seen.ran, hardirq_seen.in_hardirq, hardirq_seen.usable);
+}
+
 static int __init kt_init(void)
 {
 	struct kt_env env;
@@ -164,7 +222,7 @@ static int __init kt_init(void)
 	u16 sw;
 
 	pr_info(KT_INDENT "KTAP version 1\n");
-	pr_info(KT_INDENT "1..7\n");
+	pr_info(KT_INDENT "1..10\n");
 
 	usable = irq_fpu_usable();
 	kt_result(usable, "usable_outside");
@@ -194,6 +252,9 @@ static int __init kt_init(void)
 	kt_check_clean("second_section", &env);
 
 	kt_run_softirq();
+	kt_run_hardirq("hardirq_usable", HIT_TASK);
+	kt_run_hardirq("hardirq_bh_disabled", HIT_BH_DISABLED);
+	kt_run_hardirq("hardirq_in_section", HIT_SECTION);
 	return kt_failed ? -EINVAL : 0;
 }
 
