@@ -318,7 +318,7 @@ static void group_not_run(struct runner *r, struct group *g)
 	c->reason = xstrdup(g->ncells > 1 ? "not run: the run stopped early (--fail-fast) before "
 					    "the later tests" : "not run: the run stopped early (--fail-fast)");
 	c->duration_s = 0;
-	group_complete_cells(r, g, g->ncells - 1, 0);
+	group_complete_cells(r, g, g->ncells - 1, -1);
 	c->not_run = true;
 	c->met = false;
 }

@@ -520,6 +520,7 @@ static size_t pair_cells(const struct fixture *f, const struct matrix *m, size_t
 			assert_false(c->met);
 			assert_string_equal(c->test, "boot");
 			assert_non_null(strstr(c->reason, "not run"));
+			assert_string_equal(c->host, "none");	/* it never booted anywhere */
 		}
 		*not_run += c->not_run;
 	}
