@@ -173,7 +173,7 @@ static struct hrtimer kt_timer;
 
 static enum hrtimer_restart kt_hardirq(struct hrtimer *t)
 {
-	hardirq_seen.in_hardirq = in_hardirq();
+	hardirq_seen.in_hardirq = hardirq_count() != 0;	/* in_hardirq() is 5.14 on */
 	hardirq_seen.usable = irq_fpu_usable();
 	WRITE_ONCE(hardirq_seen.ran, true);
 	return HRTIMER_NORESTART;
