@@ -13,7 +13,8 @@
 #
 # then `mutants: K killed of N (P %), S survivors, E explained` and the run
 # time.  Exits 0 only when every mutant is killed or explained; 2 when the
-# pristine kernel does not pass (every kill would be meaningless).
+# pristine kernel does not pass (every kill would be meaningless); 130 or
+# 143 at once when the bench was interrupted (the mutant at hand unrecorded).
 # MUTANTS, a glob from the repository's top (default tests/mutants/*.patch;
 # set and empty: none), picks other patch files.  Each run's output stays in a
 # directory named at the start, for the failing tests' diagnostics.
@@ -60,6 +61,16 @@ FAIL_FAST=--fail-fast
 [ "${MUTANTS_FAIL_FAST:-1}" != 0 ] || FAIL_FAST=
 start=$(date +%s)
 echo "mutants: logs in $LOGS"
+
+# A bench stopped by SIGINT or SIGTERM (exit 130, 143) stops the whole run:
+# the mutant at hand is not recorded, and nothing is tried again.
+stop_if_interrupted()
+{
+	case $1 in
+	130|143) echo "mutants: interrupted (the bench exited $1); the mutant at hand is not recorded" >&2
+		exit "$1" ;;
+	esac
+}
 
 # The tests that did not pass in a `test` run's matrix, e.g. "fpu_ptrace fpu_survive".
 failed_tests()
@@ -109,11 +120,13 @@ run_generated()
 		# shellcheck disable=SC2086 # one --cpu SETUP pair a word, no setup has a space; FAIL_FAST one word or none
 		"$BENCH" test $FAIL_FAST --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
 			</dev/null >"$log" 2>&1 || rc=$?
+		stop_if_interrupted "$rc"
 		# A bench that went wrong (its libvirt, say) gets one more try.
 		if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ] && [ "$rc" -ne 125 ]; then
 			rc=0
 			"$BENCH" test $FAIL_FAST --patch "$patch" --results "$LOGS/results-$id" $cpus "$@" \
 				</dev/null >"$log" 2>&1 || rc=$?
+			stop_if_interrupted "$rc"
 		fi
 		case $rc in
 		0)	;;
@@ -196,6 +209,7 @@ generated()
 
 status=0
 "$BENCH" test "$@" >"$LOGS/pristine.log" 2>&1 || status=$?
+stop_if_interrupted "$status"
 if [ "$status" -ne 0 ]; then
 	echo "mutants: the pristine kernel does not pass (exit $status; failing: $(failed_tests "$LOGS/pristine.log")), see $LOGS/pristine.log"
 	exit 2
@@ -211,6 +225,7 @@ for patch in $MUTANTS; do
 	t0=$(date +%s)
 	status=0
 	"$BENCH" test --patch "$patch" "$@" >"$log" 2>&1 || status=$?
+	stop_if_interrupted "$status"
 	took=$(( $(date +%s) - t0 ))
 	total=$((total + 1))
 	case $status in
