@@ -9,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <stdbool.h>
@@ -106,6 +107,22 @@ int embed_scrub(const char *root)
 out:
 	free(dir);
 	return err;
+}
+
+long embed_driver_holder(const char *root)
+{
+	char *path = xasprintf("%s/run/qemu/driver.pid", root);
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	long pid = 0;
+
+	free(path);
+	if (fd < 0)
+		return 0;
+	if (fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+		pid = fl.l_pid;
+	close(fd);
+	return pid;
 }
 
 int embed_prepare(const char *root)

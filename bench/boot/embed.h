@@ -21,6 +21,15 @@ char *embed_root(const char *uri);
 /* The root's directory of libvirt's state files, run/qemu; caller frees. */
 char *embed_state_dir(const char *root);
 
+/*
+ * The pid of the process whose embedded driver runs on root, or 0.
+ * libvirt's driver locks the root's run/qemu/driver.pid from its first
+ * connection until its process exits.  Only before this process's first
+ * connection to an embedded root: the probe's close() would drop the
+ * driver's own lock after it.
+ */
+long embed_driver_holder(const char *root);
+
 /* Makes the root ready for a connection, as above; ERR_CACHE. */
 int embed_prepare(const char *root);
 

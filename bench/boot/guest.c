@@ -78,8 +78,33 @@ static int lifecycle_event(virConnectPtr conn, virDomainPtr dom, int event, int 
 	return 0;
 }
 
-/* How long the embedded driver waits for a bench that is exiting to free its root. */
+/* How long a bench waits for one that is exiting to free the embedded root. */
 #define EMBED_PIDFILE_WAIT_S 30.0
+
+/* This process runs an embedded driver (libvirt's: one root a process, until it exits). */
+static bool embed_started;
+
+/*
+ * Waits until no other process runs root's embedded driver: under the
+ * cache lock the holder can only be a bench on its way out, and a process
+ * whose driver failed to start never retries it (libvirt 9.0 answers "qemu
+ * state driver is not active" from then on).
+ */
+static int wait_for_root(const char *root)
+{
+	double until = clock_seconds() + EMBED_PIDFILE_WAIT_S;
+	long pid;
+
+	while ((pid = embed_driver_holder(root)) > 0) {
+		if (interrupted)
+			return error_set(ERR_INTERRUPTED, "interrupted");
+		if (clock_seconds() >= until)
+			return error_set(ERR_LIBVIRT, "libvirt root '%s' is still in use by process %ld after %.0f s",
+					 root, pid, EMBED_PIDFILE_WAIT_S);
+		clock_sleep(0.05);
+	}
+	return 0;
+}
 
 int guest_conn_open(struct guest_conn **out, const char *uri)
 {
@@ -95,6 +120,8 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 	pthread_cond_init(&gc->cond, &attr);
 	pthread_condattr_destroy(&attr);
 
+	if (root && !embed_started && (err = wait_for_root(root)) < 0)
+		goto fail;
 	if (root && (err = embed_prepare(root)) < 0)
 		goto fail;
 	if ((err = virt_loop_start()) < 0)
@@ -108,21 +135,11 @@ int guest_conn_open(struct guest_conn **out, const char *uri)
 	if (reaps)
 		gc->state_dir = embed_state_dir(root);
 	gc->conn = virConnectOpen(uri);
-	/*
-	 * The root's driver.pid is locked by whichever process runs the
-	 * embedded driver, until that process exits.  The cache lock we hold
-	 * says no other bench uses the root, so a holder is one on its way
-	 * out: it dropped the cache lock and has not exited yet.  Wait for it.
-	 */
-	for (double waited = 0; root && !gc->conn && !interrupted && waited < EMBED_PIDFILE_WAIT_S &&
-	     strstr(virt_loop_last_error(), "pid file"); waited += 0.1) {
-		clock_sleep(0.1);
-		gc->conn = virConnectOpen(uri);
-	}
 	if (!gc->conn) {
 		err = error_set(ERR_LIBVIRT, "cannot connect to libvirt at '%s': %s", uri, virt_loop_last_error());
 		goto fail;
 	}
+	embed_started = embed_started || root;
 	gc->callback_id = virConnectDomainEventRegisterAny(gc->conn, NULL,
 							   VIR_DOMAIN_EVENT_ID_LIFECYCLE,
 							   VIR_DOMAIN_EVENT_CALLBACK(lifecycle_event),

@@ -15,6 +15,7 @@
 #include "lib/array.h"
 #include "lib/error.h"
 #include "lib/fileutil.h"
+#include "lib/spawn.h"
 #include "boot/cpu_check.h"
 #include "boot/domain_xml.h"
 #include "boot/embed.h"
@@ -22,6 +23,7 @@
 #include "lib/strbuf.h"
 #include "lib/xmlw.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -385,6 +387,54 @@ static void test_embed_root_is_private(void **state)
 	free(root);
 }
 
+/*
+ * A bench that has dropped the cache lock still runs its embedded driver
+ * until it exits: the next one waits for its driver.pid lock to go, since
+ * libvirt never retries a driver that failed to start.
+ */
+static void test_embed_waits_for_the_exiting_holder(void **state)
+{
+	char dir[] = "/tmp/fpubench-unit-guest.XXXXXX";
+	struct guest_conn *gc = NULL;
+	int ready[2], status;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	char *root = xasprintf("%s/libvirt", dir), *uri = embed_uri(root);
+	char *qemu = xasprintf("%s/run/qemu", root), *pidfile = xasprintf("%s/driver.pid", qemu);
+	assert_int_equal(dir_create(qemu, ERR_CACHE), 0);
+	assert_int_equal(embed_driver_holder(root), 0);
+	assert_int_equal(pipe(ready), 0);
+
+	pid_t child = fork();
+	if (child == 0) {
+		struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+		int fd = open(pidfile, O_RDWR | O_CREAT, 0600);
+
+		if (fd < 0 || fcntl(fd, F_SETLK, &fl) < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300 * 1000);
+		_exit(0);
+	}
+	char c;
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	assert_int_equal(embed_driver_holder(root), child);
+	/* Fails (virConnectOpen is wrapped), but only once the holder is gone. */
+	assert_int_equal(guest_conn_open(&gc, uri), ERR_LIBVIRT);
+	assert_int_equal(waitpid(child, &status, WNOHANG), child);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(embed_driver_holder(root), 0);
+
+	close(ready[0]);
+	close(ready[1]);
+	const char *rm[] = { "rm", "-rf", dir, NULL };
+	spawn_run(rm, NULL, NULL, NULL);
+	free(pidfile);
+	free(qemu);
+	free(uri);
+	free(root);
+}
+
 int main(int argc, char **argv)
 {
 	/* The stand-in qemu of test_stale_state_is_scrubbed. */
@@ -403,6 +453,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_bad_uri_is_a_libvirt_error),
 		cmocka_unit_test(test_embed_uri),
 		cmocka_unit_test(test_embed_root_is_private),
+		cmocka_unit_test(test_embed_waits_for_the_exiting_holder),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
