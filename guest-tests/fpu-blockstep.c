@@ -59,7 +59,7 @@ extern const char bst_loop[], bst_loop_end[];
 /* What the tracer saw. */
 struct bst_trace {
 	long first, err, step_status, status;
-	int to_loop, in_loop, tf_seen, outside, stops_after;
+	int to_loop, in_loop, tf_seen, stops_after;
 	uint32_t eip, eflags;
 	long getfpregs;
 	struct x87_fsave fp;
