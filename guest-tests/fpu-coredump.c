@@ -38,7 +38,16 @@
  *              tracer loads values of its own and lets the signal through,
  *              so the dump starts with TIF_NEED_FPU_LOAD set and the
  *              tracer's values in the FPU; fpu_sync_fpstate() must then
- *              keep the saved state, and the NT_PRFPREG is the loaded one.
+ *              keep the saved state, and the NT_PRFPREG is the loaded one;
+ *   headers_cut  with 160 mappings more and RLIMIT_CORE at 4096, the
+ *              program headers do not fit (elf_core_dump() stops at the
+ *              first that does not): the file is the ELF header and the
+ *              126 program headers that fit, 4084 bytes;
+ *   notes_cut  with as many mappings as end the program headers half the
+ *              notes' size below 4096: they are whole and the notes are
+ *              cut (write_note_info() fails), the file ending at most the
+ *              notes' padding past the limit (dump_align() seeks over it,
+ *              and the limit counts only what dump_emit() writes).
  *
  * A kernel that writes no core (CONFIG_COREDUMP=n) skips the whole test.
  */
@@ -57,21 +66,28 @@
 #include <asm/errno.h>
 #include <asm/fcntl.h>
 #include <asm/signal.h>
+#include <asm-generic/mman-common.h>
+#include <linux/mman.h>
 #include <linux/elf.h>
 #include <linux/elf-em.h>
 #include <linux/ptrace.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#define CORE_PAGE 4096u
 #define CORE_DIR "/fpubench-core"
 #define CORE_FILE CORE_DIR "/core"
 #define CORE_NOTES_MAX 16384	/* a one-thread i386 core's notes take about 2 KiB */
-#define CORE_PHDRS_MAX 64
+#define CORE_PHDRS_MAX 256	/* the cut cores have about 100 and 160 */
 #define CORE_FP_SIZE 108	/* struct user_i387_struct */
 #define CORE_FXSR_SIZE 512	/* struct user_fxsr_struct */
 #define CORE_WAIT_CORE 0x80	/* the wait status's "core dumped" bit */
 #define CORE_PRSTATUS_PID 24	/* pr_pid in the i386 struct elf_prstatus */
 #define CORE_SMALL_LIMIT 4096	/* the least RLIMIT_CORE that dumps: ELF_EXEC_PAGESIZE */
+#define CORE_EHDR 52u		/* Elf32_Ehdr */
+#define CORE_PHDR 32u		/* Elf32_Phdr */
+#define CORE_HEADERS_CUT_MAPS 160	/* more program headers than 4096 bytes hold */
+#define CORE_NOTES_PAD_MAX 48	/* the name's and the desc's padding, 3 each, of 8 notes */
 
 static const long double core_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10 };
 static const struct fpstate_spec core_spec = {
@@ -144,6 +160,8 @@ struct core_file {
 	bool elf;		/* ELF32, ET_CORE, EM_386 */
 	long notes_len;		/* bytes of the PT_NOTE read into core_notes, -1 without one */
 	long notes_end;		/* where the PT_NOTE ends in the file */
+	long notes_size;	/* its p_filesz */
+	long phnum;		/* e_phnum, -1 without an ELF header */
 	long size;		/* of the file */
 };
 
@@ -157,13 +175,15 @@ static long core_read_at(int fd, long offset, void *buf, size_t size)
 static void core_read(struct core_file *f)
 {
 	Elf32_Ehdr eh;
-	Elf32_Phdr ph[CORE_PHDRS_MAX];
+	static Elf32_Phdr ph[CORE_PHDRS_MAX];
 	long fd = sys_open(CORE_FILE, O_RDONLY), n;
 
 	f->err = 0;
 	f->elf = false;
 	f->notes_len = -1;
 	f->notes_end = 0;
+	f->notes_size = 0;
+	f->phnum = -1;
 	f->size = -1;
 	if (fd < 0) {
 		f->err = fd;
@@ -175,6 +195,8 @@ static void core_read(struct core_file *f)
 		 eh.e_ident[EI_MAG3] == ELFMAG3 && eh.e_ident[EI_CLASS] == ELFCLASS32 &&
 		 eh.e_type == ET_CORE && eh.e_machine == EM_386 &&
 		 eh.e_phentsize == sizeof(Elf32_Phdr) && eh.e_phnum <= CORE_PHDRS_MAX;
+	if (f->elf)
+		f->phnum = eh.e_phnum;
 	if (n < 0)
 		f->err = n;
 	if (f->elf) {
@@ -189,6 +211,7 @@ static void core_read(struct core_file *f)
 				f->notes_len = core_read_at((int)fd, (long)ph[i].p_offset, core_notes,
 							    size);
 				f->notes_end = (long)(ph[i].p_offset + ph[i].p_filesz);
+				f->notes_size = (long)ph[i].p_filesz;
 				break;
 			}
 	}
@@ -362,6 +385,84 @@ static void core_run_truncated(struct ktap *subtests)
 	ktap_check_end(subtests, &check, "truncated");
 }
 
+/* core_crash() at the small limit after `*arg` more mappings, one page each, not mergeable. */
+static int core_crash_mapped(int write_fd, void *arg)
+{
+	static const struct rlimit small = { CORE_SMALL_LIMIT, CORE_SMALL_LIMIT };
+	long n = *(const long *)arg;
+
+	for (long i = 0; i < n; i++) {
+		int prot = i % 2 ? PROT_READ | PROT_WRITE : PROT_READ;
+
+		if ((unsigned long)sys_mmap(NULL, CORE_PAGE, prot, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+					    0) >= -4095ul)
+			return 3;
+	}
+	return core_crash(write_fd, (void *)&small);
+}
+
+/*
+ * headers_cut: more program headers than the limit holds: the file is the
+ * ELF header and the program headers that fit whole, nothing after.
+ */
+static void core_run_headers_cut(struct ktap *subtests)
+{
+	static struct core_run r;
+	static const long maps = CORE_HEADERS_CUT_MAPS;
+	struct ktap_check check;
+	long fit = (CORE_SMALL_LIMIT - CORE_EHDR) / CORE_PHDR;
+	char none;
+
+	core_dump(&r, core_crash_mapped, (void *)&maps, NULL, &none, sizeof(none));
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, r.err == 0 && r.status == (CORE_WAIT_CORE | SIGILL),
+			  "expected wait status 0x%x (SIGILL, core dumped), got error %ld, 0x%lx",
+			  CORE_WAIT_CORE | SIGILL, r.err, r.status);
+	ktap_check_expect(&check, r.f.err == 0 && r.f.elf && r.f.phnum > fit,
+			  "expected an ELF core header with more than %ld program headers, got "
+			  "error %ld, %s, %ld", fit, r.f.err, r.f.elf ? "ELF" : "not ELF", r.f.phnum);
+	ktap_check_expect(&check, r.f.size == (long)(CORE_EHDR + fit * CORE_PHDR),
+			  "expected the file to end after the %ld program headers that fit, at %ld "
+			  "bytes, got %ld", fit, (long)(CORE_EHDR + fit * CORE_PHDR), r.f.size);
+	ktap_check_end(subtests, &check, "headers_cut");
+}
+
+/*
+ * notes_cut: as many mappings as put the program headers' end half the
+ * notes' size below the limit (the notes' size and the mappings of
+ * `whole`, the unlimited dump): every program header whole, the notes cut.
+ * The limit counts the bytes written (dump_emit()), and a note's padding
+ * is skipped by a seek (dump_align()), so the file may end that padding
+ * past the limit: 4104 bytes on the FSAVE setups of 6.1.
+ */
+static void core_run_notes_cut(struct ktap *subtests, const struct core_file *whole)
+{
+	static struct core_run r;
+	struct ktap_check check;
+	long maps = ((CORE_SMALL_LIMIT - whole->notes_size / 2 - (long)CORE_EHDR) / (long)CORE_PHDR) -
+		    whole->phnum;
+	char none;
+
+	core_dump(&r, core_crash_mapped, &maps, NULL, &none, sizeof(none));
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, whole->phnum > 0 && whole->notes_size > 0 && maps > 0,
+			  "expected the unlimited core's program headers and notes, got %ld, %ld "
+			  "bytes", whole->phnum, whole->notes_size);
+	ktap_check_expect(&check, r.err == 0 && r.status == (CORE_WAIT_CORE | SIGILL),
+			  "expected wait status 0x%x (SIGILL, core dumped), got error %ld, 0x%lx",
+			  CORE_WAIT_CORE | SIGILL, r.err, r.status);
+	ktap_check_expect(&check, r.f.err == 0 && r.f.elf && r.f.notes_end > 0,
+			  "expected an ELF core with a PT_NOTE, got error %ld, %s", r.f.err,
+			  r.f.elf ? "ELF, no PT_NOTE" : "not ELF");
+	ktap_check_expect(&check, r.f.size >= (long)CORE_EHDR + r.f.phnum * (long)CORE_PHDR &&
+			  r.f.size <= CORE_SMALL_LIMIT + CORE_NOTES_PAD_MAX && r.f.size < r.f.notes_end,
+			  "expected the %ld program headers whole (%ld bytes) and the notes (to %ld) "
+			  "cut at most at %d bytes and their padding, got %ld bytes", r.f.phnum,
+			  (long)CORE_EHDR + r.f.phnum * (long)CORE_PHDR, r.f.notes_end,
+			  CORE_SMALL_LIMIT, r.f.size);
+	ktap_check_end(subtests, &check, "notes_cut");
+}
+
 static const long double tracer_values[] = { 6.0L, -0.75L, 1e-3L, 42.0L };
 static const struct fpstate_spec tracer_spec = {
 	.cw = 0x0f7f,
@@ -422,7 +523,7 @@ static void core_run(struct ktap *subtests)
 		ktap_skip_all(subtests, "the kernel wrote no core dump (CONFIG_COREDUMP is off)");
 		return;
 	}
-	ktap_plan(subtests, 6);
+	ktap_plan(subtests, 8);
 	fpstate_build(&want, &core_spec);
 	if (r.f.notes_len > 0) {
 		long from_fp = 0, from_fx = 0;
@@ -467,6 +568,8 @@ static void core_run(struct ktap *subtests)
 	core_run_threads(subtests);
 	core_run_truncated(subtests);
 	core_run_traced(subtests);
+	core_run_headers_cut(subtests);
+	core_run_notes_cut(subtests, &r.f);
 }
 
 GT_TEST("fpu_coredump", 10, core_run,

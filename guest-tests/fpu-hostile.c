@@ -15,8 +15,9 @@
  *   - a read that faults (an unmapped page, or an image that crosses into
  *     one) fails;
  *   - on failure fpu__restore_sig() gives the task the init FPU state
- *     (fpu__clear_user_states()), and sys_rt_sigreturn() sends SIGSEGV
- *     (signal_fault(): force_sig(), si_code SI_KERNEL);
+ *     (fpu__clear_user_states()), and sys_rt_sigreturn() and, for the old
+ *     frame, sys_sigreturn() send SIGSEGV (signal_fault(): force_sig(),
+ *     si_code SI_KERNEL);
  *   - a NULL `fpstate` means "no FPU state": the init state, no signal;
  *   - the image need not be aligned: a 32-bit frame's image is copied
  *     (frstor, or __copy_from_user() and convert_to_fxsr() on FXSR);
@@ -36,6 +37,9 @@
  * child ended, the SIGSEGVs, and the state: the init state (FCW 0x037f,
  * FSW 0, all empty, registers zero) or the one written.  The kernel must
  * not oops, which the host sees.
+ *
+ * The "old_" cases do the same with a handler installed without SA_SIGINFO:
+ * the old frame, its sigcontext's `fpstate`, and sigreturn.
  *
  * The "_stopped" cases run the child under its parent's PTRACE_SYSCALL,
  * and the parent loads values of its own at every stop: the child enters
@@ -100,20 +104,26 @@ struct hostile_case {
 	enum hostile_how how;
 	enum hostile_expect expect;
 	bool stopped;		/* traced, stopped at every system call */
+	bool old;		/* the old frame and sigreturn, not rt_sigreturn */
 };
 
 static const struct hostile_case hostile_cases[] = {
-	{ "kernel", HOSTILE_KERNEL, HOSTILE_EXPECT_SEGV, false },
-	{ "kernel_straddle", HOSTILE_STRADDLE, HOSTILE_EXPECT_SEGV, false },
-	{ "kernel_fxsr_tail", HOSTILE_FXSR_TAIL, HOSTILE_EXPECT_SEGV, false },
-	{ "unmapped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, false },
-	{ "page_cross", HOSTILE_PAGE_CROSS, HOSTILE_EXPECT_SEGV, false },
-	{ "null", HOSTILE_NULL, HOSTILE_EXPECT_INIT, false },
-	{ "misaligned", HOSTILE_MISALIGNED, HOSTILE_EXPECT_WRITTEN, false },
-	{ "bad_sw_bytes", HOSTILE_BAD_SW_BYTES, HOSTILE_EXPECT_WRITTEN, false },
-	{ "mxcsr_reserved", HOSTILE_MXCSR, HOSTILE_EXPECT_WRITTEN, false },
-	{ "null_stopped", HOSTILE_NULL, HOSTILE_EXPECT_INIT, true },
-	{ "unmapped_stopped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, true },
+	{ "kernel", HOSTILE_KERNEL, HOSTILE_EXPECT_SEGV, false, false },
+	{ "kernel_straddle", HOSTILE_STRADDLE, HOSTILE_EXPECT_SEGV, false, false },
+	{ "kernel_fxsr_tail", HOSTILE_FXSR_TAIL, HOSTILE_EXPECT_SEGV, false, false },
+	{ "unmapped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, false, false },
+	{ "page_cross", HOSTILE_PAGE_CROSS, HOSTILE_EXPECT_SEGV, false, false },
+	{ "null", HOSTILE_NULL, HOSTILE_EXPECT_INIT, false, false },
+	{ "misaligned", HOSTILE_MISALIGNED, HOSTILE_EXPECT_WRITTEN, false, false },
+	{ "bad_sw_bytes", HOSTILE_BAD_SW_BYTES, HOSTILE_EXPECT_WRITTEN, false, false },
+	{ "mxcsr_reserved", HOSTILE_MXCSR, HOSTILE_EXPECT_WRITTEN, false, false },
+	{ "null_stopped", HOSTILE_NULL, HOSTILE_EXPECT_INIT, true, false },
+	{ "unmapped_stopped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, true, false },
+	{ "old_kernel", HOSTILE_KERNEL, HOSTILE_EXPECT_SEGV, false, true },
+	{ "old_unmapped", HOSTILE_UNMAPPED, HOSTILE_EXPECT_SEGV, false, true },
+	{ "old_page_cross", HOSTILE_PAGE_CROSS, HOSTILE_EXPECT_SEGV, false, true },
+	{ "old_null", HOSTILE_NULL, HOSTILE_EXPECT_INIT, false, true },
+	{ "old_misaligned", HOSTILE_MISALIGNED, HOSTILE_EXPECT_WRITTEN, false, true },
 };
 
 static const long double hostile_task_values[] = { FPSTATE_PI, FPSTATE_E };
@@ -218,6 +228,17 @@ static void hostile_handle_usr1(int sig, siginfo_t *info, void *ucontext)
 	uc->uc_mcontext.fpstate = hostile_target(uc->uc_mcontext.fpstate);
 }
 
+/* The same for the old frame: the write goes through a pointer, as the frame is no local copy. */
+static void hostile_handle_old(int sig, struct sigcontext sc)
+{
+	volatile struct sigcontext *frame_sc =
+		(volatile struct sigcontext *)(signal_old_frame(&sc) + 8);
+
+	(void)sig;
+	fpstate_load(&hostile_handler);
+	frame_sc->fpstate = hostile_target(sc.fpstate);
+}
+
 static void hostile_handle_segv(int sig, siginfo_t *info, void *ucontext)
 {
 	(void)sig;
@@ -250,7 +271,8 @@ static int hostile_child(int write_fd, void *arg)
 	if (err == 0)
 		err = signal_set_action(SIGSEGV, hostile_handle_segv);
 	if (err == 0)
-		err = signal_set_action(SIGUSR1, hostile_handle_usr1);
+		err = hostile_case->old ? signal_set_old_action(SIGUSR1, hostile_handle_old, 0)
+			: signal_set_action(SIGUSR1, hostile_handle_usr1);
 	if (err == 0) {
 		fpstate_load(&hostile_task);
 		err = sys_kill((int)sys_getpid(), SIGUSR1);

@@ -16,12 +16,16 @@
  *     flags other than 0, SS_ONSTACK, SS_DISABLE (and SS_AUTODISARM), or
  *     a size below MINSIGSTKSZ, are refused and leave it as it was, and
  *     the sigreturn succeeds (only EFAULT would fail it);
+ *   - rt_sigreturn reads uc_sigmask, then uc_flags: a frame whose
+ *     uc_sigmask can be read and whose uc_flags cannot is a bad frame;
  *   - a bad frame is SIGSEGV (force_sig(), si_code SI_KERNEL).
  *
  * Each case in a child whose SIGSEGV handler runs on a sigaltstack and
  * exits with a code for its si_code: `*_kernel_sp` and
  * `*_unmapped_sp` call sigreturn and rt_sigreturn with %esp at
- * 0xc0001000 or in a page just unmapped:
+ * 0xc0001000 or in a page just unmapped, `rt_sigreturn_straddle_sp` with
+ * the frame across the end of a page just unmapped, from uc_mcontext on
+ * in the mapped page above:
  * each must get a SIGSEGV of SI_KERNEL, the code after the sigreturn never
  * run.  `altstack_bad_flags` (flags 0x40), `altstack_too_small` (64
  * bytes): an rt handler writes such a uc_stack: it returns, and the
@@ -38,6 +42,7 @@
 #include <linux/mman.h>
 #include <linux/signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #define SRT_PAGE 4096u
@@ -46,6 +51,18 @@
 #define SRT_EXIT_SEGV_KERNEL 90		/* a SIGSEGV of si_code SI_KERNEL: a bad frame */
 #define SRT_EXIT_SEGV_OTHER 91		/* another SIGSEGV: a fault after a return */
 #define SRT_EXIT_ALTSTACK_WRONG 79	/* the sigaltstack after rt_sigreturn is not as it should be */
+
+/*
+ * rt_sigreturn's frame (struct rt_sigframe of arch/x86/include/asm/sigframe.h):
+ * pretcode, sig, pinfo, puc, the siginfo, then the ucontext.
+ */
+#define SRT_RT_UC (16u + (uint32_t)sizeof(siginfo_t))
+
+enum srt_sp {
+	SRT_SP_KERNEL,		/* %esp in the kernel's half */
+	SRT_SP_UNMAPPED,	/* in a page just unmapped */
+	SRT_SP_STRADDLE,	/* the frame from uc_mcontext up mapped, below it unmapped */
+};
 
 enum srt_how {
 	SRT_SIGRETURN_SP,	/* sigreturn or rt_sigreturn with %esp at `sp` */
@@ -56,20 +73,22 @@ struct srt_case {
 	const char *name;
 	enum srt_how how;
 	long nr;		/* SRT_SIGRETURN_SP: __NR_sigreturn or __NR_rt_sigreturn */
-	bool unmapped;		/* SRT_SIGRETURN_SP: %esp in an unmapped page, else the kernel's */
+	enum srt_sp sp;		/* SRT_SIGRETURN_SP: where %esp is */
 	int flags;		/* SRT_ALTSTACK */
 	uint32_t size;
 	bool segv;		/* the child must die of SIGSEGV */
 };
 
 static const struct srt_case srt_cases[] = {
-	{ "sigreturn_kernel_sp", SRT_SIGRETURN_SP, __NR_sigreturn, false, 0, 0, true },
-	{ "rt_sigreturn_kernel_sp", SRT_SIGRETURN_SP, __NR_rt_sigreturn, false, 0, 0, true },
-	{ "sigreturn_unmapped_sp", SRT_SIGRETURN_SP, __NR_sigreturn, true, 0, 0, true },
-	{ "rt_sigreturn_unmapped_sp", SRT_SIGRETURN_SP, __NR_rt_sigreturn, true, 0, 0, true },
-	{ "altstack_bad_flags", SRT_ALTSTACK, 0, false, 0x40, 2 * SRT_PAGE, false },
-	{ "altstack_too_small", SRT_ALTSTACK, 0, false, 0, 64, false },
-	{ "altstack_disable", SRT_ALTSTACK, 0, false, SS_DISABLE, 0, false },
+	{ "sigreturn_kernel_sp", SRT_SIGRETURN_SP, __NR_sigreturn, SRT_SP_KERNEL, 0, 0, true },
+	{ "rt_sigreturn_kernel_sp", SRT_SIGRETURN_SP, __NR_rt_sigreturn, SRT_SP_KERNEL, 0, 0, true },
+	{ "sigreturn_unmapped_sp", SRT_SIGRETURN_SP, __NR_sigreturn, SRT_SP_UNMAPPED, 0, 0, true },
+	{ "rt_sigreturn_unmapped_sp", SRT_SIGRETURN_SP, __NR_rt_sigreturn, SRT_SP_UNMAPPED, 0, 0, true },
+	{ "rt_sigreturn_straddle_sp", SRT_SIGRETURN_SP, __NR_rt_sigreturn, SRT_SP_STRADDLE, 0, 0,
+	  true },
+	{ "altstack_bad_flags", SRT_ALTSTACK, 0, SRT_SP_KERNEL, 0x40, 2 * SRT_PAGE, false },
+	{ "altstack_too_small", SRT_ALTSTACK, 0, SRT_SP_KERNEL, 0, 64, false },
+	{ "altstack_disable", SRT_ALTSTACK, 0, SRT_SP_KERNEL, SS_DISABLE, 0, false },
 };
 
 static const struct srt_case *srt_case;
@@ -122,6 +141,16 @@ static long srt_setup(void)
 	return err;
 }
 
+/* %esp for the case; `m` two pages whose lower one is unmapped. */
+static uint32_t srt_sp(enum srt_sp sp, uint32_t m)
+{
+	/* rt_sigreturn's frame is %esp - 4: uc_sigmask above the boundary, uc_flags below. */
+	uint32_t straddle = m + SRT_PAGE - SRT_RT_UC - offsetof(struct ucontext, uc_mcontext) + 4;
+
+	return sp == SRT_SP_KERNEL ? SRT_KERNEL_SP
+	       : sp == SRT_SP_UNMAPPED ? m + SRT_PAGE / 2 : straddle;
+}
+
 /* Sends its setup result, then does the case: only altstack_disable comes back. */
 static int srt_child(int write_fd, void *arg)
 {
@@ -130,9 +159,10 @@ static int srt_child(int write_fd, void *arg)
 
 	srt_case = arg;
 	err = srt_setup();
-	if (err == 0 && srt_case->unmapped)
-		m = sys_mmap(NULL, SRT_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-			     -1, 0);
+	/* Two pages, the lower one unmapped again: %esp in it, or the frame across the boundary. */
+	if (err == 0 && srt_case->how == SRT_SIGRETURN_SP && srt_case->sp != SRT_SP_KERNEL)
+		m = sys_mmap(NULL, 2 * SRT_PAGE, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if ((unsigned long)m >= -4095ul)
 		err = m;
 	else if (m)
@@ -140,8 +170,7 @@ static int srt_child(int write_fd, void *arg)
 	if (proc_write(write_fd, &err, sizeof(err)) < 0 || err)
 		return 1;
 	if (srt_case->how == SRT_SIGRETURN_SP)
-		srt_call_on(srt_case->unmapped ? (uint32_t)m + SRT_PAGE / 2 : SRT_KERNEL_SP,
-			    srt_case->nr);
+		srt_call_on(srt_sp(srt_case->sp, (uint32_t)m), srt_case->nr);
 	else
 		sys_kill((int)sys_getpid(), SIGUSR1);
 	if (srt_case->segv)

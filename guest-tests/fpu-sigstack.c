@@ -35,7 +35,11 @@
  * `esp_page_cross` (64 bytes into a page just unmapped, the page below
  * mapped: the kernel's write faults part way, its clearing of the image
  * faults for good), `altstack_overflow` (%esp 64 bytes above the
- * bottom of the sigaltstack, on it, with a mapped page below).  The child
+ * bottom of the sigaltstack, on it, with a mapped page below),
+ * `frame_cross` (%esp in a page above one just unmapped, as high as the
+ * FPU image needs to fit in the page, after AT_HWCAP's FXSR: the image is
+ * written, the frame's words below it fault, __setup_frame() and
+ * __setup_rt_frame() give -EFAULT).  The child
  * moves %esp there and sends itself SIGUSR1: it must die of SIGSEGV.
  * `minsigstksz`: for each byte offset 0-63 of the sigaltstack's bottom
  * and each frame, %esp exactly AT_MINSIGSTKSZ above it, a SIGUSR1 on it
@@ -63,6 +67,8 @@
 #define SS_EXIT_HANDLER_RAN 77
 #define SS_EXIT_RETURNED 78
 #define SS_OFFSETS 64u			/* the image is 64-byte aligned: every offset mod 64 */
+#define SS_FRAME_CROSS_FSAVE 192u	/* %esp's offset: the 112-byte image, 64-byte aligned, fits */
+#define SS_FRAME_CROSS_FXSR (192u + 112u + 512u)	/* the same for the 112 + 512-byte image */
 #define SS_SLACK 32u			/* MAX_FRAME_PADDING (15) + rounding to 16 (15), and less */
 
 enum ss_how {
@@ -72,6 +78,7 @@ enum ss_how {
 	SS_ESP_READONLY,
 	SS_ESP_PAGE_CROSS,
 	SS_ALTSTACK_OVERFLOW,
+	SS_FRAME_CROSS,
 };
 
 struct ss_case {
@@ -93,6 +100,8 @@ static const struct ss_case ss_cases[] = {
 	{ "old_esp_page_cross", true, SS_ESP_PAGE_CROSS },
 	{ "rt_altstack_overflow", false, SS_ALTSTACK_OVERFLOW },
 	{ "old_altstack_overflow", true, SS_ALTSTACK_OVERFLOW },
+	{ "rt_frame_cross", false, SS_FRAME_CROSS },
+	{ "old_frame_cross", true, SS_FRAME_CROSS },
 };
 
 static const long double ss_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10, -1.5L };
@@ -162,6 +171,12 @@ static uint32_t ss_place(const struct ss_case *c, long *err)
 		ss = (stack_t){ .ss_sp = (void *)(m + SS_PAGE), .ss_size = SS_PAGE };
 		*err = ss_failed(m) ? m : sys_sigaltstack(&ss, NULL);
 		return (uint32_t)m + SS_PAGE + 64;
+	case SS_FRAME_CROSS:
+		/* The whole image on a mapped page, the frame below it on an unmapped one. */
+		m = ss_map(NULL, 2 * SS_PAGE, 0);
+		*err = ss_failed(m) ? m : sys_munmap((void *)m, SS_PAGE);
+		return (uint32_t)m + SS_PAGE + (auxv_get(AT_HWCAP) & AUXV_HWCAP_FXSR ?
+						 SS_FRAME_CROSS_FXSR : SS_FRAME_CROSS_FSAVE);
 	}
 	return 0;
 }
