@@ -4,7 +4,7 @@
  * a stack of AT_MINSIGSTKSZ bytes takes either i386 frame, wherever its
  * top is.
  *
- * Guards get_sigframe() in arch/x86/kernel/signal.c and
+ * Guards get_sigframe() and handle_signal() in arch/x86/kernel/signal.c and
  * fpu__alloc_mathframe() and copy_fpstate_to_sigframe() in
  * arch/x86/kernel/fpu/signal.c.  The contract of 6.1 (6.12 is the same):
  *
@@ -17,7 +17,10 @@
  *   - a frame that would leave the sigaltstack it is on is refused
  *     ("overflowed sigaltstack"), even if the memory below is mapped;
  *   - a refused frame gives SIGSEGV (force_sigsegv()); with SIGSEGV at its
- *     default action the task dies of it, and no handler runs;
+ *     default action the task dies of it, and no handler runs; a SIGSEGV
+ *     handler on a sigaltstack runs instead, with the x87 state of the
+ *     refused delivery in its frame: handle_signal() resets the state for a
+ *     handler only when it wrote that handler's frame;
  *   - AT_MINSIGSTKSZ (arch/x86/include/asm/elf.h: get_sigframe_size(),
  *     init_sigframe_size()) is the worst case of the largest frame, the
  *     old one, with its FPU image and the alignment padding, rounded up to
@@ -41,6 +44,11 @@
  * written, the frame's words below it fault, __setup_frame() and
  * __setup_rt_frame() give -EFAULT).  The child
  * moves %esp there and sends itself SIGUSR1: it must die of SIGSEGV.
+ * `rt_esp_kernel_caught`, `old_esp_kernel_caught`: `esp_kernel` with a
+ * SIGSEGV handler on a sigaltstack (SIGUSR1's not on it): the SIGUSR1
+ * handler never runs, the SIGSEGV one once, SI_KERNEL, its frame holds the
+ * state loaded before the SIGUSR1, and after its sigreturn that state is
+ * live again.
  * `minsigstksz`: for each byte offset 0-63 of the sigaltstack's bottom
  * and each frame, %esp exactly AT_MINSIGSTKSZ above it, a SIGUSR1 on it
  * (nested on the sigaltstack, so that the kernel's overflow check
@@ -240,6 +248,101 @@ static void ss_run_case(struct ktap *subtests, const struct ss_case *c)
 	ktap_check_end(subtests, &check, c->name);
 }
 
+/* What a caught child sends back. */
+struct ss_caught {
+	long err;
+	int usr1, segv;			/* handlers run */
+	int segv_code;
+	struct x87_fsave frame, after;	/* the SIGSEGV frame's image; the state after its sigreturn */
+};
+
+static struct ss_caught ss_caught;
+
+static void ss_caught_usr1_rt(int sig, siginfo_t *info, void *ucontext)
+{
+	(void)sig;
+	(void)info;
+	(void)ucontext;
+	ss_caught.usr1++;
+}
+
+static void ss_caught_usr1_old(int sig, struct sigcontext sc)
+{
+	(void)sig;
+	(void)sc;
+	ss_caught.usr1++;
+}
+
+static void ss_caught_segv(int sig, siginfo_t *info, void *ucontext)
+{
+	struct ucontext *uc = ucontext;
+
+	(void)sig;
+	ss_caught.segv++;
+	ss_caught.segv_code = info->si_code;
+	fpstate_from_frame(&ss_caught.frame, uc->uc_mcontext.fpstate);
+	x87_load_cw(0x0c7f);	/* a state of the handler's own, which sigreturn must undo */
+	__asm__ volatile("fld1" ::: "memory");
+}
+
+/* SIGUSR1 with %esp in the kernel's part, SIGSEGV caught on a sigaltstack. */
+static int ss_caught_child(int write_fd, void *arg)
+{
+	const struct ss_case *c = arg;
+	long m = ss_map(NULL, 2 * SS_PAGE, 0);
+	stack_t ss = { .ss_sp = (void *)m, .ss_size = 2 * SS_PAGE };
+	long err = ss_failed(m) ? m : sys_sigaltstack(&ss, NULL);
+
+	if (err == 0)
+		err = c->old ? signal_set_old_action(SIGUSR1, ss_caught_usr1_old, 0)
+			     : signal_set_action_flags(SIGUSR1, ss_caught_usr1_rt, 0);
+	if (err == 0)
+		err = signal_set_action_flags(SIGSEGV, ss_caught_segv, SA_ONSTACK);
+	if (err == 0) {
+		fpstate_load(&ss_state);
+		ss_kill_on(SS_KERNEL_START + SS_PAGE, (int)sys_getpid(), SIGUSR1);
+		x87_snapshot(&ss_caught.after);
+		x87_init();
+	}
+	ss_caught.err = err;
+	return proc_write(write_fd, &ss_caught, sizeof(ss_caught)) < 0;
+}
+
+static void ss_run_caught(struct ktap *subtests, const struct ss_case *c)
+{
+	struct ktap_check check;
+	struct proc_child child;
+	static struct ss_caught r;
+	struct x87_fsave want;
+	long err, status = -1, got = 0;
+
+	r.err = -1;
+	fpstate_build(&want, &ss_state);
+	err = proc_start(&child, ss_caught_child, (void *)c);
+	if (err == 0)
+		status = proc_finish(&child, &r, sizeof(r), &got);
+	ktap_check_begin(&check);
+	ktap_check_expect(&check, err == 0, "expected fork to succeed, got %ld", err);
+	ktap_check_expect(&check, status == 0, "expected the child to exit 0, got wait status 0x%lx",
+			  status);
+	ktap_check_expect(&check, got == (long)sizeof(r) && r.err == 0,
+			  "expected a whole report without error, got %ld bytes, error %ld", got, r.err);
+	if (got == (long)sizeof(r)) {
+		ktap_check_expect(&check, r.usr1 == 0 && r.segv == 1, "expected no SIGUSR1 handler "
+				  "and one SIGSEGV handler, got %d and %d", r.usr1, r.segv);
+		ktap_check_expect(&check, r.segv_code == SI_KERNEL, "expected SIGSEGV si_code %d "
+				  "(SI_KERNEL), got %d", SI_KERNEL, r.segv_code);
+		fpstate_check(&check, "in the SIGSEGV frame", &want, &r.frame);
+		fpstate_check(&check, "after the SIGSEGV handler's sigreturn", &want, &r.after);
+	}
+	ktap_check_end(subtests, &check, c->name);
+}
+
+static const struct ss_case ss_caught_cases[] = {
+	{ "rt_esp_kernel_caught", false, SS_ESP_KERNEL },
+	{ "old_esp_kernel_caught", true, SS_ESP_KERNEL },
+};
+
 /* What the minsigstksz child sends back. */
 struct ss_fit {
 	long err;
@@ -373,15 +476,19 @@ static void ss_run_fit(struct ktap *subtests)
 
 static void sigstack_run(struct ktap *subtests)
 {
-	ktap_plan(subtests, ARRAY_SIZE(ss_cases) + 1);
+	ktap_plan(subtests, ARRAY_SIZE(ss_cases) + ARRAY_SIZE(ss_caught_cases) + 1);
 	for (unsigned int i = 0; i < ARRAY_SIZE(ss_cases); i++)
 		ss_run_case(subtests, &ss_cases[i]);
+	for (unsigned int i = 0; i < ARRAY_SIZE(ss_caught_cases); i++)
+		ss_run_caught(subtests, &ss_caught_cases[i]);
 	ss_run_fit(subtests);
 }
 
 GT_TEST("fpu_sigstack", 20, sigstack_run,
 	GT_TAGS(GT_FUNC("get_sigframe"), GT_FUNC("fpu__alloc_mathframe"),
-		GT_FUNC("copy_fpstate_to_sigframe"), GT_FUNC("init_sigframe_size")),
+		GT_FUNC("copy_fpstate_to_sigframe"), GT_FUNC("init_sigframe_size"),
+		GT_FUNC("handle_signal")),
 	"a signal frame that cannot go where %esp says (kernel address, unmapped, an image "
-	"reaching the kernel, a sigaltstack overflow) kills with SIGSEGV and runs no handler; "
+	"reaching the kernel, a sigaltstack overflow) kills with SIGSEGV and runs no handler, "
+	"and a SIGSEGV handler that catches it sees and gets back the x87 state as it was; "
 	"a stack of AT_MINSIGSTKSZ bytes takes either frame");
