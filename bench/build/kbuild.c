@@ -277,14 +277,40 @@ static int build_fragment(struct kernel_tree *t, const git_oid *commit, const ch
 	return err;
 }
 
+/* b->build_id from its commit and fitted fragment `text`, whose hash goes to fragment_hash. */
+static void build_set_id(struct kernel_build *b, const char *text,
+			 char fragment_hash[GIT_OID_HEXSZ + 1])
+{
+	struct strbuf id_text = STRBUF_INIT;
+	char id_hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
+	git_oid_tostr(fragment_hash, GIT_OID_HEXSZ + 1, &oid);
+	strbuf_addf(&id_text, "commit %s\nconfig %s\ntargets", b->commit, fragment_hash);
+	for (size_t i = 0; i < BUILD_NTARGETS; i++)
+		strbuf_addf(&id_text, " %s", build_targets[i]);
+	strbuf_addch(&id_text, '\n');
+	/*
+	 * gcov compiles each profiled object's .gcda path, in this directory,
+	 * into the kernel: built elsewhere (a cache moved or copied), its data
+	 * would name a directory that is not this one.  Built again here instead.
+	 */
+	if (kconfig_sets(text, "CONFIG_GCOV_KERNEL"))
+		strbuf_addf(&id_text, "dir %s\n", b->dir);
+	git_odb_hash(&oid, id_text.buf, id_text.len, GIT_OBJECT_BLOB);
+	git_oid_tostr(id_hex, sizeof(id_hex), &oid);
+	memcpy(b->build_id, id_hex, sizeof(b->build_id) - 1);
+	strbuf_release(&id_text);
+}
+
 int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out)
 {
 	struct kernel_build *b = xcalloc(1, sizeof(*b));
-	struct strbuf frag = STRBUF_INIT, id_text = STRBUF_INIT;
-	char *stamp = NULL, *text = NULL, fragment_hash[GIT_OID_HEXSZ + 1], id_hex[GIT_OID_HEXSZ + 1];
-	git_oid oid;
+	struct strbuf frag = STRBUF_INIT;
+	char *stamp = NULL, *text = NULL, fragment_hash[GIT_OID_HEXSZ + 1];
 	double start = clock_seconds();
 	int err;
 
@@ -300,15 +326,7 @@ int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commi
 	    (err = kernel_tree_version(t, commit, &b->version)) < 0 ||
 	    (err = build_fragment(t, commit, frag.buf, &text)) < 0)
 		goto out;
-	git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
-	git_oid_tostr(fragment_hash, sizeof(fragment_hash), &oid);
-	strbuf_addf(&id_text, "commit %s\nconfig %s\ntargets", b->commit, fragment_hash);
-	for (size_t i = 0; i < BUILD_NTARGETS; i++)
-		strbuf_addf(&id_text, " %s", build_targets[i]);
-	strbuf_addch(&id_text, '\n');
-	git_odb_hash(&oid, id_text.buf, id_text.len, GIT_OBJECT_BLOB);
-	git_oid_tostr(id_hex, sizeof(id_hex), &oid);
-	memcpy(b->build_id, id_hex, sizeof(b->build_id) - 1);
+	build_set_id(b, text, fragment_hash);
 
 	stamp = xasprintf("%s/fpubench.stamp", b->dir);
 	/* A work tree taken as it is may hold any edit: make alone can tell. */
@@ -349,7 +367,6 @@ int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commi
 	b->seconds = clock_seconds() - start;
 out:
 	strbuf_release(&frag);
-	strbuf_release(&id_text);
 	free(stamp);
 	free(text);
 	if (err < 0) {
