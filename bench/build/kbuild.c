@@ -304,6 +304,31 @@ static void build_set_id(struct kernel_build *b, const char *text,
 	strbuf_release(&id_text);
 }
 
+/*
+ * gcc stamps a gcov object's notes and counters with the time it was
+ * compiled, so no two builds of a gcov kernel are alike and its .gcda files
+ * fit only its own build's .gcno: its id, once built or found, also hashes
+ * the bzImage, so that nothing keyed by the id (a saved guest) outlives the
+ * build (a cache moved back to a directory it was built in before).
+ */
+static int build_seal_id(struct kernel_build *b, const char *text)
+{
+	char hex[GIT_OID_HEXSZ + 1], *id_text;
+	git_oid oid;
+
+	if (!kconfig_sets(text, "CONFIG_GCOV_KERNEL"))
+		return 0;
+	if (git_odb_hashfile(&oid, b->bzimage, GIT_OBJECT_BLOB) < 0)
+		return error_set(ERR_CACHE, "cannot read '%s'", b->bzimage);
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	id_text = xasprintf("build %s\nbzImage %s\n", b->build_id, hex);
+	git_odb_hash(&oid, id_text, strlen(id_text), GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	memcpy(b->build_id, hex, sizeof(b->build_id) - 1);
+	free(id_text);
+	return 0;
+}
+
 int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out)
@@ -331,7 +356,7 @@ int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commi
 	stamp = xasprintf("%s/fpubench.stamp", b->dir);
 	/* A work tree taken as it is may hold any edit: make alone can tell. */
 	if (commit && file_holds(stamp, b->build_id) && file_exists(b->bzimage)) {
-		if ((err = build_config_check(b, fragment, text)) == 0)
+		if ((err = build_config_check(b, fragment, text)) == 0 && (err = build_seal_id(b, text)) == 0)
 			build_warn(b);
 		goto out;
 	}
@@ -363,7 +388,8 @@ int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commi
 	    (err = build_config_check(b, fragment, text)) < 0)
 		goto out;
 	build_warn(b);
-	err = file_write_atomic_mode(stamp, b->build_id, strlen(b->build_id), KERNEL_CACHE_FILE_MODE);
+	if ((err = file_write_atomic_mode(stamp, b->build_id, strlen(b->build_id), KERNEL_CACHE_FILE_MODE)) == 0)
+		err = build_seal_id(b, text);
 	b->seconds = clock_seconds() - start;
 out:
 	strbuf_release(&frag);

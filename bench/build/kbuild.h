@@ -8,7 +8,10 @@
  * of the tree commit and the fitted fragment, and for a kernel with gcov
  * (CONFIG_GCOV_KERNEL) of its absolute directory too, which its .gcda
  * paths name: a cache moved or copied elsewhere builds it again.  A
- * directory whose stamp holds the same id is not built again.  The stamp is removed before a
+ * directory whose stamp holds the same id is not built again.  A gcov
+ * kernel's build id then also hashes its bzImage: gcc stamps its objects
+ * with their compile's time, so a build again in the same place is
+ * another kernel.  The stamp is removed before a
  * build starts and written once it succeeded, so a failed build is never
  * used.  A struct kernel_build owns its strings; kbuild_free().
  */

@@ -300,6 +300,43 @@ static void test_gcov_build_is_built_again_in_a_copied_cache(void **state)
 	free(gcov);
 }
 
+/*
+ * gcc stamps gcov objects with their compile's time, so a gcov kernel built
+ * again in the same place is another kernel: its id hashes the bzImage (a
+ * changed one stands for that build), so that a guest saved from the
+ * earlier one is never restored with it.  Other kernels' ids do not change.
+ */
+static void test_gcov_build_id_hashes_its_bzimage(void **state)
+{
+	struct fixture *fx = *state;
+	char *gcov = fragment_path(fx, "gcov.config", "CONFIG_X87=y\nCONFIG_GCOV_KERNEL=y\n");
+	char *plain = fragment_path(fx, "plain.config", "CONFIG_X87=y\n");
+	const char *variants[] = { "seal-gcov", "seal-plain" }, *frags[] = { gcov, plain };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct kernel_build *b = NULL;
+		char id[sizeof(b->build_id)];
+
+		assert_int_equal(build(fx, variants[i], frags[i], &b), 0);
+		memcpy(id, b->build_id, sizeof(id));
+		kbuild_free(b);
+		assert_int_equal(build(fx, variants[i], frags[i], &b), 0);
+		assert_false(b->rebuilt);
+		assert_string_equal(b->build_id, id);
+		assert_int_equal(file_write_atomic(b->bzimage, "another build\n", 14), 0);
+		kbuild_free(b);
+		assert_int_equal(build(fx, variants[i], frags[i], &b), 0);
+		assert_false(b->rebuilt);
+		if (i == 0)
+			assert_string_not_equal(b->build_id, id);
+		else
+			assert_string_equal(b->build_id, id);
+		kbuild_free(b);
+	}
+	free(plain);
+	free(gcov);
+}
+
 static const struct kconfig_family *lowest_of(const char *fixture)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -386,6 +423,7 @@ int main(void)
 		cmocka_unit_test(test_option_not_needed_is_a_warning),
 		cmocka_unit_test(test_build_gets_the_lowest_family),
 		cmocka_unit_test(test_gcov_build_is_built_again_in_a_copied_cache),
+		cmocka_unit_test(test_gcov_build_id_hashes_its_bzimage),
 		cmocka_unit_test(test_lowest_family_of_real_trees),
 		cmocka_unit_test(test_fragment_and_min_family),
 		cmocka_unit_test(test_config_check),
