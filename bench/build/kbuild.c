@@ -294,7 +294,9 @@ static void build_set_id(struct kernel_build *b, const char *text,
 	/*
 	 * gcov compiles each profiled object's .gcda path, in this directory,
 	 * into the kernel: built elsewhere (a cache moved or copied), its data
-	 * would name a directory that is not this one.  Built again here instead.
+	 * would name a directory that is not this one.  Built again here, rather
+	 * than mapped: its .gcno files also name the sources by the old tree's
+	 * path, which lcov cannot map and a copied cache's original still holds.
 	 */
 	if (kconfig_sets(text, "CONFIG_GCOV_KERNEL"))
 		strbuf_addf(&id_text, "dir %s\n", b->dir);
