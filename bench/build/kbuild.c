@@ -277,14 +277,67 @@ static int build_fragment(struct kernel_tree *t, const git_oid *commit, const ch
 	return err;
 }
 
+/* b->build_id from its commit and fitted fragment `text`, whose hash goes to fragment_hash. */
+static void build_set_id(struct kernel_build *b, const char *text,
+			 char fragment_hash[GIT_OID_HEXSZ + 1])
+{
+	struct strbuf id_text = STRBUF_INIT;
+	char id_hex[GIT_OID_HEXSZ + 1];
+	git_oid oid;
+
+	git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
+	git_oid_tostr(fragment_hash, GIT_OID_HEXSZ + 1, &oid);
+	strbuf_addf(&id_text, "commit %s\nconfig %s\ntargets", b->commit, fragment_hash);
+	for (size_t i = 0; i < BUILD_NTARGETS; i++)
+		strbuf_addf(&id_text, " %s", build_targets[i]);
+	strbuf_addch(&id_text, '\n');
+	/*
+	 * gcov compiles each profiled object's .gcda path, in this directory,
+	 * into the kernel: built elsewhere (a cache moved or copied), its data
+	 * would name a directory that is not this one.  Built again here, rather
+	 * than mapped: its .gcno files also name the sources by the old tree's
+	 * path, which lcov cannot map and a copied cache's original still holds.
+	 */
+	if (kconfig_sets(text, "CONFIG_GCOV_KERNEL"))
+		strbuf_addf(&id_text, "dir %s\n", b->dir);
+	git_odb_hash(&oid, id_text.buf, id_text.len, GIT_OBJECT_BLOB);
+	git_oid_tostr(id_hex, sizeof(id_hex), &oid);
+	memcpy(b->build_id, id_hex, sizeof(b->build_id) - 1);
+	strbuf_release(&id_text);
+}
+
+/*
+ * gcc stamps a gcov object's notes and counters with the time it was
+ * compiled, so no two builds of a gcov kernel are alike and its .gcda files
+ * fit only its own build's .gcno: its id, once built or found, also hashes
+ * the bzImage, so that nothing keyed by the id (a saved guest) outlives the
+ * build (a cache moved back to a directory it was built in before).
+ */
+static int build_seal_id(struct kernel_build *b, const char *text)
+{
+	char hex[GIT_OID_HEXSZ + 1], *id_text;
+	git_oid oid;
+
+	if (!kconfig_sets(text, "CONFIG_GCOV_KERNEL"))
+		return 0;
+	if (git_odb_hashfile(&oid, b->bzimage, GIT_OBJECT_BLOB) < 0)
+		return error_set(ERR_CACHE, "cannot read '%s'", b->bzimage);
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	id_text = xasprintf("build %s\nbzImage %s\n", b->build_id, hex);
+	git_odb_hash(&oid, id_text, strlen(id_text), GIT_OBJECT_BLOB);
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	memcpy(b->build_id, hex, sizeof(b->build_id) - 1);
+	free(id_text);
+	return 0;
+}
+
 int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commit,
 		 const char *fragment, int jobs, const struct kernel_build *seed,
 		 struct kernel_build **out)
 {
 	struct kernel_build *b = xcalloc(1, sizeof(*b));
-	struct strbuf frag = STRBUF_INIT, id_text = STRBUF_INIT;
-	char *stamp = NULL, *text = NULL, fragment_hash[GIT_OID_HEXSZ + 1], id_hex[GIT_OID_HEXSZ + 1];
-	git_oid oid;
+	struct strbuf frag = STRBUF_INIT;
+	char *stamp = NULL, *text = NULL, fragment_hash[GIT_OID_HEXSZ + 1];
 	double start = clock_seconds();
 	int err;
 
@@ -300,20 +353,12 @@ int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commi
 	    (err = kernel_tree_version(t, commit, &b->version)) < 0 ||
 	    (err = build_fragment(t, commit, frag.buf, &text)) < 0)
 		goto out;
-	git_odb_hash(&oid, text, strlen(text), GIT_OBJECT_BLOB);
-	git_oid_tostr(fragment_hash, sizeof(fragment_hash), &oid);
-	strbuf_addf(&id_text, "commit %s\nconfig %s\ntargets", b->commit, fragment_hash);
-	for (size_t i = 0; i < BUILD_NTARGETS; i++)
-		strbuf_addf(&id_text, " %s", build_targets[i]);
-	strbuf_addch(&id_text, '\n');
-	git_odb_hash(&oid, id_text.buf, id_text.len, GIT_OBJECT_BLOB);
-	git_oid_tostr(id_hex, sizeof(id_hex), &oid);
-	memcpy(b->build_id, id_hex, sizeof(b->build_id) - 1);
+	build_set_id(b, text, fragment_hash);
 
 	stamp = xasprintf("%s/fpubench.stamp", b->dir);
 	/* A work tree taken as it is may hold any edit: make alone can tell. */
 	if (commit && file_holds(stamp, b->build_id) && file_exists(b->bzimage)) {
-		if ((err = build_config_check(b, fragment, text)) == 0)
+		if ((err = build_config_check(b, fragment, text)) == 0 && (err = build_seal_id(b, text)) == 0)
 			build_warn(b);
 		goto out;
 	}
@@ -345,11 +390,11 @@ int kbuild_make(struct kernel_tree *t, const char *variant, const git_oid *commi
 	    (err = build_config_check(b, fragment, text)) < 0)
 		goto out;
 	build_warn(b);
-	err = file_write_atomic_mode(stamp, b->build_id, strlen(b->build_id), KERNEL_CACHE_FILE_MODE);
+	if ((err = file_write_atomic_mode(stamp, b->build_id, strlen(b->build_id), KERNEL_CACHE_FILE_MODE)) == 0)
+		err = build_seal_id(b, text);
 	b->seconds = clock_seconds() - start;
 out:
 	strbuf_release(&frag);
-	strbuf_release(&id_text);
 	free(stamp);
 	free(text);
 	if (err < 0) {

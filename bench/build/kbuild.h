@@ -5,8 +5,13 @@
  * (trees/debian-6.1.192, trees/debian-6.12.118, a repository's work tree)
  * has its own.  The configuration is tinyconfig plus the fragment fitted
  * to the tree (kconfig.h).  A build is identified by its build id, a hash
- * of the tree commit and the fitted fragment; a directory whose stamp
- * holds the same id is not built again.  The stamp is removed before a
+ * of the tree commit and the fitted fragment, and for a kernel with gcov
+ * (CONFIG_GCOV_KERNEL) of its absolute directory too, which its .gcda
+ * paths name: a cache moved or copied elsewhere builds it again.  A
+ * directory whose stamp holds the same id is not built again.  A gcov
+ * kernel's build id then also hashes its bzImage: gcc stamps its objects
+ * with their compile's time, so a build again in the same place is
+ * another kernel.  The stamp is removed before a
  * build starts and written once it succeeded, so a failed build is never
  * used.  A struct kernel_build owns its strings; kbuild_free().
  */

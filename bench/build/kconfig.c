@@ -115,15 +115,19 @@ const struct kconfig_family *kconfig_lowest_family(const char *kconfig_cpu, size
 	return NULL;
 }
 
+bool kconfig_sets(const char *text, const char *option)
+{
+	size_t len;
+	const char *line = config_find(text, option, &len);
+
+	return line && len == strlen(option) + 2 && line[len - 1] == 'y';
+}
+
 const struct kconfig_family *kconfig_family_set(const char *text)
 {
-	for (size_t i = 0; i < kconfig_families_count; i++) {
-		size_t len;
-		const char *line = config_find(text, kconfig_families[i].option, &len);
-
-		if (line && len == strlen(kconfig_families[i].option) + 2 && line[len - 1] == 'y')
+	for (size_t i = 0; i < kconfig_families_count; i++)
+		if (kconfig_sets(text, kconfig_families[i].option))
 			return &kconfig_families[i];
-	}
 	return NULL;
 }
 

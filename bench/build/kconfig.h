@@ -15,6 +15,7 @@
 #ifndef FPUBENCH_KCONFIG_H
 #define FPUBENCH_KCONFIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct strlist;
@@ -33,6 +34,9 @@ extern const size_t kconfig_families_count;
  * declares with a `config` line, or NULL when it offers none.
  */
 const struct kconfig_family *kconfig_lowest_family(const char *kconfig_cpu, size_t len);
+
+/* Whether the fragment or config text sets `option` ("CONFIG_X") to y. */
+bool kconfig_sets(const char *text, const char *option);
 
 /* The table's family that the fragment or config text sets to y, or NULL. */
 const struct kconfig_family *kconfig_family_set(const char *text);

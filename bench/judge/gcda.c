@@ -210,6 +210,16 @@ int gcda_scan(const char *name, const char *buf, size_t len, struct gcda_set **o
 	return 0;
 }
 
+const char *gcda_path_in(const struct gcda_file *f, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	/* gcda_scan() let no ".." through, so a path that starts with the directory is in it. */
+	if (!n || strncmp(f->path, dir, n) != 0 || f->path[n] != '/' || !f->path[n + 1])
+		return NULL;
+	return f->path + n + 1;
+}
+
 void gcda_set_free(struct gcda_set *s)
 {
 	if (!s)

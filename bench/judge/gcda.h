@@ -45,6 +45,15 @@ struct gcda_set {
  */
 int gcda_scan(const char *name, const char *buf, size_t len, struct gcda_set **out);
 
+/*
+ * The path of `f` below the build directory `dir` (absolute, no trailing
+ * slash), "arch/x86/kernel/fpu/core.gcda", or NULL when it is not below
+ * it: only the build's own files may be looked up.  A kernel built in
+ * another directory (a cache moved or copied after the build) names that
+ * one; kbuild builds such a kernel again where the cache is now.
+ */
+const char *gcda_path_in(const struct gcda_file *f, const char *dir);
+
 void gcda_set_free(struct gcda_set *s);
 
 #endif

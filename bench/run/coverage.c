@@ -202,21 +202,21 @@ static int capture(struct cov *c, const struct kernel_build *b, const char *cons
 		   const struct gcda_set *set, const char *stage, const char *info)
 {
 	const char *rm[] = { "rm", "-rf", stage, NULL };
-	size_t blen = strlen(b->dir);
 	int err = spawn_run(rm, NULL, NULL, NULL) == 0 ? 0
 		: error_set(ERR_GENERIC, "cannot remove '%s'", stage);
 
 	for (size_t i = 0; i < set->nfiles && !err; i++) {
 		const struct gcda_file *f = &set->files[i];
+		const char *rel = gcda_path_in(f, b->dir);
 		char *gcno, *to, *link, *parent;
 
-		if (strncmp(f->path, b->dir, blen) != 0 || f->path[blen] != '/') {
+		if (!rel) {
 			err = error_set(ERR_INPUT, "console '%s': gcda '%s' is not in the build directory '%s'",
 					console, f->path, b->dir);
 			continue;
 		}
 		gcno = xasprintf("%.*s.gcno", (int)(strlen(f->path) - 5), f->path);
-		to = xasprintf("%s/%s", stage, f->path + blen + 1);
+		to = xasprintf("%s/%s", stage, rel);
 		link = xasprintf("%.*s.gcno", (int)(strlen(to) - 5), to);
 		parent = xstrndup(to, (size_t)(strrchr(to, '/') - to));
 		if (!file_exists(gcno))

@@ -10,10 +10,10 @@
 #include "build/kconfig.h"
 #include "lib/strlist.h"
 
-/* How often make built the variant's bzImage. */
-static int builds_of(const struct fixture *fx, const char *variant)
+/* How often make built the variant's bzImage in `cache`. */
+static int builds_in(const char *cache, const char *variant)
 {
-	char *path = xasprintf("%s/build/debian-6.1.192/%s/builds", fx->cache, variant);
+	char *path = xasprintf("%s/build/debian-6.1.192/%s/builds", cache, variant);
 	struct strbuf sb = STRBUF_INIT;
 	int n = 0;
 
@@ -23,6 +23,11 @@ static int builds_of(const struct fixture *fx, const char *variant)
 	strbuf_release(&sb);
 	free(path);
 	return n;
+}
+
+static int builds_of(const struct fixture *fx, const char *variant)
+{
+	return builds_in(fx->cache, variant);
 }
 
 static char *stamp_path(const struct fixture *fx, const char *variant)
@@ -226,6 +231,112 @@ static void test_build_gets_the_lowest_family(void **state)
 	free(frag);
 }
 
+/* Builds `variant` of the tree in `cache`, its own open (the cache's lock). */
+static struct kernel_build *build_in(const struct fixture *fx, const char *cache, const char *variant,
+				     const char *frag)
+{
+	struct kernel_tree *t = NULL;
+	struct kernel_build *b = NULL;
+	struct capture cap;
+
+	assert_int_equal(kernel_tree_open(&t, cache, fx->tarball), 0);
+	capture_start(&cap, fx);
+	int err = kbuild_make(t, variant, &t->base, frag, 1, NULL, &b);
+	free(capture_end(&cap));
+	assert_int_equal(err, 0);
+	kernel_tree_free(t);
+	return b;
+}
+
+/*
+ * A gcov kernel compiles its build directory in (the .gcda paths its
+ * guests send back): in a copy of the cache it is built again, in the
+ * copy's directory; a kernel without gcov is used as it is.  The original
+ * cache keeps using its own.
+ */
+static void test_gcov_build_is_built_again_in_a_copied_cache(void **state)
+{
+	struct fixture *fx = *state;
+	char *gcov = fragment_path(fx, "gcov.config", "CONFIG_X87=y\nCONFIG_DEBUG_FS=y\nCONFIG_GCOV_KERNEL=y\n");
+	char *plain = fragment_path(fx, "plain.config", "CONFIG_X87=y\n");
+	char *copy = xasprintf("%s/copied-cache", fx->dir);
+	char *copy_dir = xasprintf("%s/build/debian-6.1.192/cov", copy);
+	struct kernel_build *b = NULL;
+	char id[sizeof(b->build_id)];
+
+	kernel_tree_free(fx->tree);
+	fx->tree = NULL;
+	b = build_in(fx, fx->cache, "cov", gcov);
+	memcpy(id, b->build_id, sizeof(id));
+	kbuild_free(b);
+	kbuild_free(build_in(fx, fx->cache, "plain", plain));
+	const char *cp[] = { "cp", "-a", fx->cache, copy, NULL };
+	assert_int_equal(spawn_run(cp, NULL, NULL, NULL), 0);
+
+	b = build_in(fx, copy, "cov", gcov);
+	assert_true(b->rebuilt);
+	assert_string_equal(b->dir, copy_dir);
+	assert_string_not_equal(b->build_id, id);
+	kbuild_free(b);
+	assert_int_equal(builds_in(copy, "cov"), 2);
+	b = build_in(fx, copy, "plain", plain);
+	assert_false(b->rebuilt);
+	kbuild_free(b);
+	/* Built once in the copy, it is used there. */
+	b = build_in(fx, copy, "cov", gcov);
+	assert_false(b->rebuilt);
+	kbuild_free(b);
+	b = build_in(fx, fx->cache, "cov", gcov);
+	assert_false(b->rebuilt);
+	assert_string_equal(b->build_id, id);
+	kbuild_free(b);
+	assert_int_equal(builds_of(fx, "cov"), 1);
+	assert_int_equal(builds_in(copy, "plain"), 1);
+
+	assert_int_equal(kernel_tree_open(&fx->tree, fx->cache, fx->tarball), 0);
+	free(copy_dir);
+	free(copy);
+	free(plain);
+	free(gcov);
+}
+
+/*
+ * gcc stamps gcov objects with their compile's time, so a gcov kernel built
+ * again in the same place is another kernel: its id hashes the bzImage (a
+ * changed one stands for that build), so that a guest saved from the
+ * earlier one is never restored with it.  Other kernels' ids do not change.
+ */
+static void test_gcov_build_id_hashes_its_bzimage(void **state)
+{
+	struct fixture *fx = *state;
+	char *gcov = fragment_path(fx, "gcov.config", "CONFIG_X87=y\nCONFIG_GCOV_KERNEL=y\n");
+	char *plain = fragment_path(fx, "plain.config", "CONFIG_X87=y\n");
+	const char *variants[] = { "seal-gcov", "seal-plain" }, *frags[] = { gcov, plain };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct kernel_build *b = NULL;
+		char id[sizeof(b->build_id)];
+
+		assert_int_equal(build(fx, variants[i], frags[i], &b), 0);
+		memcpy(id, b->build_id, sizeof(id));
+		kbuild_free(b);
+		assert_int_equal(build(fx, variants[i], frags[i], &b), 0);
+		assert_false(b->rebuilt);
+		assert_string_equal(b->build_id, id);
+		assert_int_equal(file_write_atomic(b->bzimage, "another build\n", 14), 0);
+		kbuild_free(b);
+		assert_int_equal(build(fx, variants[i], frags[i], &b), 0);
+		assert_false(b->rebuilt);
+		if (i == 0)
+			assert_string_not_equal(b->build_id, id);
+		else
+			assert_string_equal(b->build_id, id);
+		kbuild_free(b);
+	}
+	free(plain);
+	free(gcov);
+}
+
 static const struct kconfig_family *lowest_of(const char *fixture)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -268,6 +379,9 @@ static void test_fragment_and_min_family(void **state)
 	assert_int_equal(kconfig_min_family("CONFIG_M486=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=4\n"), 4);
 	assert_int_equal(kconfig_min_family("CONFIG_MPENTIUMII=y\nCONFIG_X86_MINIMUM_CPU_FAMILY=6\n"), 6);
 	assert_int_equal(kconfig_min_family("CONFIG_TINY=y\n"), 0);
+	assert_true(kconfig_sets("CONFIG_X87=y\nCONFIG_GCOV_KERNEL=y\n", "CONFIG_GCOV_KERNEL"));
+	assert_false(kconfig_sets("# CONFIG_GCOV_KERNEL is not set\n", "CONFIG_GCOV_KERNEL"));
+	assert_false(kconfig_sets("CONFIG_GCOV_KERNEL=m\nCONFIG_GCOV_KERNEL_X=y\n", "CONFIG_GCOV_KERNEL"));
 }
 
 static void test_config_check(void **state)
@@ -308,6 +422,8 @@ int main(void)
 		cmocka_unit_test(test_option_dropped_by_the_build_is_caught),
 		cmocka_unit_test(test_option_not_needed_is_a_warning),
 		cmocka_unit_test(test_build_gets_the_lowest_family),
+		cmocka_unit_test(test_gcov_build_is_built_again_in_a_copied_cache),
+		cmocka_unit_test(test_gcov_build_id_hashes_its_bzimage),
 		cmocka_unit_test(test_lowest_family_of_real_trees),
 		cmocka_unit_test(test_fragment_and_min_family),
 		cmocka_unit_test(test_config_check),

@@ -204,6 +204,42 @@ static void test_interleaved(void **state)
 	gcda_set_free(set);
 }
 
+/*
+ * The real console's files are in the directory its kernel was built in;
+ * the same kernel's data read from a copy of its cache are not (kbuild
+ * builds it again there), nor are hostile paths that merely start alike.
+ */
+static void test_path_in(void **state)
+{
+	const char *built = "/root/.cache/fpubench/build/debian-6.1.192/patched-gcov";
+	struct gcda_set *set;
+
+	(void)state;
+	assert_int_equal(scan(console.buf, console.len, &set), 0);
+	assert_string_equal(gcda_path_in(&set->files[0], built), "arch/x86/kernel/process_32.gcda");
+	for (size_t i = 0; i < set->nfiles; i++) {
+		assert_non_null(gcda_path_in(&set->files[i], built));
+		assert_null(gcda_path_in(&set->files[i], "/work/cache-copy/build/debian-6.1.192/patched-gcov"));
+	}
+	gcda_set_free(set);
+
+	static const char *const hostile[] = {
+		"/root/.cache/fpubench/build/debian-6.1.192/patched-gcov2/arch/x86/kernel/traps.gcda",
+		"/root/.cache/fpubench/build/debian-6.1.192/patched-gcov.gcda",
+		"/root/.cache/fpubench/build/debian-6.1.192/patched/arch/x86/kernel/traps.gcda",
+		"/etc/x.gcda",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(hostile); i++) {
+		struct gcda_file f = { .path = (char *)hostile[i] };
+
+		assert_null(gcda_path_in(&f, built));
+	}
+	/* A ".." that would climb out never gets this far. */
+	const char *climb = "# fpubench: gcda /root/.cache/fpubench/build/debian-6.1.192/patched-gcov/../x.gcda\n";
+	assert_int_equal(scan(climb, strlen(climb), &set), ERR_INPUT);
+	assert_non_null(strstr(error_last(), "is not an absolute .gcda path"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -213,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_corrupted),
 		cmocka_unit_test(test_bad_blocks),
 		cmocka_unit_test(test_interleaved),
+		cmocka_unit_test(test_path_in),
 	};
 
 	return cmocka_run_group_tests(tests, load, unload);
