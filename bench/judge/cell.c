@@ -145,6 +145,50 @@ static char *plan_mismatch(const struct console_report *r)
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }
 
+/*
+ * What the kernel says of the CPU against what the setup should make it
+ * say (struct cell_setup), for cells [first, *ncells) and the ones it adds;
+ * false when the boot cannot be trusted to go on from (another FPU path).
+ */
+static bool judge_setup(const struct console_report *r, const struct cell_setup *setup,
+			double boot_seconds, size_t first, struct matrix_cell **cells, size_t *ncells)
+{
+	if (r->fdiv_bug && setup->exact_fdiv && r->resumed_at == 1) {
+		struct matrix_cell *c = cell_add(cells, ncells, "fdiv_check", VERDICT_FAIL);
+
+		c->reason = xstrdup("the kernel reports the Pentium FDIV erratum on an FPU that divides exactly");
+		c->duration_s = boot_seconds;
+	}
+
+	/* Every tree since 4.2 says which path it took: saying none, its FPU set-up went wrong. */
+	if (r->reached_init && !r->fpu_mode && r->resumed_at == 1) {
+		struct matrix_cell *c = cell_add(cells, ncells, "fpu_path", VERDICT_FAIL);
+
+		c->reason = xstrdup("the kernel reported no FPU path (no \"x86/fpu: x87 FPU will use\" line)");
+		c->duration_s = boot_seconds;
+	}
+
+	/* A setup that does not give the FPU path it claims would test nothing. */
+	if (r->reached_init && r->fpu_mode) {
+		const char *want = fpu_mode_expected(setup->fsave);
+		bool wrong = strcmp(r->fpu_mode, want) != 0;
+
+		for (size_t i = first; i < *ncells; i++) {
+			struct matrix_cell *c = &(*cells)[i];
+
+			c->fpu_mode = xstrdup(r->fpu_mode);
+			if (wrong) {
+				free(c->reason);
+				c->reason = xasprintf("the setup should make the kernel use %s, it reported %s",
+						      want, r->fpu_mode);
+				c->status = VERDICT_ERROR;
+			}
+		}
+		return !wrong;
+	}
+	return true;
+}
+
 int cells_from_report(const struct console_report *r, enum cell_boot_end end,
 		      const struct cell_setup *setup, double boot_seconds,
 		      struct matrix_cell **cells, size_t *ncells)
@@ -197,32 +241,8 @@ int cells_from_report(const struct console_report *r, enum cell_boot_end end,
 		}
 	}
 
-	if (r->fdiv_bug && setup->exact_fdiv && r->resumed_at == 1) {
-		struct matrix_cell *c = cell_add(cells, ncells, "fdiv_check", VERDICT_FAIL);
-
-		c->reason = xstrdup("the kernel reports the Pentium FDIV erratum on an FPU that divides exactly");
-		c->duration_s = boot_seconds;
-	}
-
-	/* A setup that does not give the FPU path it claims would test nothing. */
-	if (r->reached_init) {
-		const char *want = fpu_mode_expected(setup->fsave);
-		bool wrong = !r->fpu_mode || strcmp(r->fpu_mode, want) != 0;
-
-		for (size_t i = first; i < *ncells; i++) {
-			struct matrix_cell *c = &(*cells)[i];
-
-			c->fpu_mode = r->fpu_mode ? xstrdup(r->fpu_mode) : NULL;
-			if (wrong) {
-				free(c->reason);
-				c->reason = xasprintf("the setup should make the kernel use %s, it reported %s",
-						      want, r->fpu_mode ? r->fpu_mode : "nothing");
-				c->status = VERDICT_ERROR;
-			}
-		}
-		if (wrong)
-			resume = 0;
-	}
+	if (!judge_setup(r, setup, boot_seconds, first, cells, ncells))
+		resume = 0;
 	for (size_t i = first; i < *ncells; i++)
 		if ((*cells)[i].duration_s < 0)
 			(*cells)[i].duration_s = boot_seconds;

@@ -45,7 +45,9 @@ enum cell_boot_end {
 /*
  * What the kernel should find a CPU setup to be.  A setup that does not
  * make the kernel report the FPU path it claims would test nothing: each
- * cell of a boot that reached init and said otherwise is an ERROR.  A
+ * cell of a boot that reached init and named another path is an ERROR.
+ * A kernel that names none went wrong in its FPU set-up: a FAIL cell
+ * "fpu_path", the other cells as judged (a pair's first boot only).  A
  * kernel that reports the Pentium FDIV erratum on an FPU that divides
  * exactly is wrong: a FAIL cell "fdiv_check", judged on a pair's first
  * boot only (its later ones repeat the same boot lines).

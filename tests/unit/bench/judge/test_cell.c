@@ -432,6 +432,43 @@ static void test_fdiv_erratum_on_an_exact_fpu_fails(void **state)
 	cells_free(&cs);
 }
 
+/*
+ * tests/fixtures/console/fpu-path-missing-pentium.log: a real boot of 6.1
+ * whose fpu__init_system_xstate() takes the XSAVE way on a CPU without it
+ * (`if (!boot_cpu_has(X86_FEATURE_XSAVE))` made `if (0)`, the generated
+ * mutant ac331761e5f4abeb): a WARNING, no FPU path said, every test passing.
+ */
+static void test_no_fpu_path_is_the_kernel_s(void **state)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct cells cs;
+	size_t errors = 0;
+
+	(void)state;
+	assert_int_equal(file_read("tests/fixtures/console/fpu-path-missing-pentium.log", &text), 0);
+	cells_from(&cs, text.buf, STOPPED, true);
+	assert_int_equal(cells_named(&cs, "fpu_path"), 1);
+	for (size_t i = 0; i < cs.n; i++) {
+		errors += cs.c[i].status == VERDICT_ERROR;
+		if (strcmp(cs.c[i].test, "fpu_path") == 0)
+			assert_int_equal(cs.c[i].status, VERDICT_FAIL);
+		if (strcmp(cs.c[i].test, "boot") == 0) {
+			assert_int_equal(cs.c[i].status, VERDICT_CRASH);
+			assert_string_equal(cs.c[i].crash, "WARNING in fpu__init_system_xstate");
+		}
+	}
+	/* The kernel's fault, not the bench's: nothing for a bisection to abort on. */
+	assert_int_equal(errors, 0);
+	cells_free(&cs);
+	strbuf_release(&text);
+
+	/* Said once a pair: a resumed boot repeats the boot lines. */
+	cells_from(&cs, "KTAP version 1\n1..2\n# fpubench: resume 2\n# fpubench: begin 2 b\nok 2 b\n"
+		   "# fpubench: done\n", STOPPED, true);
+	assert_int_equal(cells_named(&cs, "fpu_path"), 0);
+	cells_free(&cs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_wrong_fpu_mode_is_an_error),
 		cmocka_unit_test(test_crash_outside_tests_is_a_boot_cell),
 		cmocka_unit_test(test_fdiv_erratum_on_an_exact_fpu_fails),
+		cmocka_unit_test(test_no_fpu_path_is_the_kernel_s),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
