@@ -3,7 +3,7 @@
 # CELLS compares results (lava-cells.py); CACHE is the kernel cache.
 
 CELLS="$ROOT/tests/e2e/lava-cells.py"
-CACHE=${FPUBENCH_CACHE:-$HOME/.cache/fpubench}
+CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 
 . "$ROOT/tests/e2e/lib.sh"
 
