@@ -17,7 +17,7 @@
 
 #include <git2.h>
 
-#define META_MAGIC "fpubench saved guest 1\n"
+#define META_MAGIC "fpubench saved guest 2\n"
 #define TMP_MARK ".tmp-"
 #define SEEN_MARK ".seen"
 
@@ -128,30 +128,56 @@ const char *saved_store_dir(const struct saved_store *s)
 	return s->dir;
 }
 
+/* The hash of path as it is now (st), if known; under s->lock. */
+static const char *hash_known(const struct saved_store *s, const char *path, const struct stat *st)
+{
+	for (const struct file_hash *h = s->hashes; h; h = h->next)
+		if (strcmp(h->path, path) == 0 && h->size == st->st_size &&
+		    h->mtime.tv_sec == st->st_mtim.tv_sec && h->mtime.tv_nsec == st->st_mtim.tv_nsec)
+			return h->hex;
+	return NULL;
+}
+
+/* Remembers hex as the hash of path as it is now (st); the store owns the copy it returns. */
+static const char *hash_note(struct saved_store *s, const char *path, const struct stat *st,
+			     const char *hex)
+{
+	pthread_mutex_lock(&s->lock);
+	const char *known = hash_known(s, path, st);
+	if (!known) {
+		struct file_hash *h = xcalloc(1, sizeof(*h));
+
+		h->path = xstrdup(path);
+		h->size = st->st_size;
+		h->mtime = st->st_mtim;
+		snprintf(h->hex, sizeof(h->hex), "%s", hex);
+		h->next = s->hashes;
+		s->hashes = h;
+		known = h->hex;
+	}
+	pthread_mutex_unlock(&s->lock);
+	return known;
+}
+
 const char *saved_store_file_hash(struct saved_store *s, const char *path)
 {
-	struct file_hash *h;
+	char hex[GIT_OID_HEXSZ + 1];
+	const char *known;
 	struct stat st;
 	git_oid oid;
 
 	if (stat(path, &st) < 0)
 		return NULL;
 	pthread_mutex_lock(&s->lock);
-	for (h = s->hashes; h; h = h->next)
-		if (strcmp(h->path, path) == 0 && h->size == st.st_size &&
-		    h->mtime.tv_sec == st.st_mtim.tv_sec && h->mtime.tv_nsec == st.st_mtim.tv_nsec)
-			break;
-	if (!h && git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) == 0) {
-		h = xcalloc(1, sizeof(*h));
-		h->path = xstrdup(path);
-		h->size = st.st_size;
-		h->mtime = st.st_mtim;
-		git_oid_tostr(h->hex, sizeof(h->hex), &oid);
-		h->next = s->hashes;
-		s->hashes = h;
-	}
+	known = hash_known(s, path, &st);
 	pthread_mutex_unlock(&s->lock);
-	return h ? h->hex : NULL;
+	if (known)
+		return known;
+	/* Outside the lock: a save image takes tens of milliseconds, and other boots take keys meanwhile. */
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+		return NULL;
+	git_oid_tostr(hex, sizeof(hex), &oid);
+	return hash_note(s, path, &st, hex);
 }
 
 /* Whether id is taken; under s->lock. */
@@ -173,14 +199,24 @@ static void entry_name_files(struct saved_entry *e, const char *dir)
 	e->console = xasprintf("%s/console", dir);
 }
 
+/* The hash of path, if it is the one recorded (a damaged file of the same size is not). */
+static bool hash_matches(struct saved_store *s, const char *path, const char *recorded, size_t len)
+{
+	const char *now = saved_store_file_hash(s, path);
+
+	return now && strlen(now) == len && strncmp(now, recorded, len) == 0;
+}
+
 /*
- * Whether the published entry's meta names this key and its image has the
- * size it was written with; sets e->cmdline.
+ * Whether the published entry's meta names this key and its image and
+ * console have the size and content they were written with; sets e->cmdline.
+ * A file's content is hashed once per bench process (saved_store_file_hash()).
  */
-static bool entry_check(struct saved_entry *e)
+static bool entry_check(struct saved_store *s, struct saved_entry *e)
 {
 	struct strbuf meta = STRBUF_INIT;
 	char *path = xasprintf("%s/meta", e->dir);
+	char image_hash[GIT_OID_HEXSZ + 1], console_hash[GIT_OID_HEXSZ + 1];
 	unsigned long long size;
 	struct stat st;
 	int used = 0;
@@ -194,14 +230,16 @@ static bool entry_check(struct saved_entry *e)
 	if (strncmp(p, META_MAGIC, strlen(META_MAGIC)) != 0)
 		goto out;
 	p += strlen(META_MAGIC);
-	if (sscanf(p, "image-size %llu\n%n", &size, &used) != 1 || !used)
+	if (sscanf(p, "image-size %llu\nimage-hash %40[0-9a-f]\nconsole-hash %40[0-9a-f]\n%n", &size,
+		   image_hash, console_hash, &used) != 3 || !used)
 		goto out;
 	p += used;
 	const char *nl = strchr(p, '\n');
 	if (strncmp(p, "cmdline ", 8) != 0 || !nl || strcmp(nl + 1, e->key) != 0)
 		goto out;
 	ok = stat(e->image, &st) == 0 && (unsigned long long)st.st_size == size &&
-	     file_exists(e->console);
+	     hash_matches(s, e->image, image_hash, strlen(image_hash)) &&
+	     hash_matches(s, e->console, console_hash, strlen(console_hash));
 	if (ok) {
 		e->cmdline = xstrndup(p + 8, (size_t)(nl - p - 8));
 		/* Its last use, for the size limit's order. */
@@ -246,7 +284,7 @@ int saved_store_take(struct saved_store *s, const char *key_text, struct saved_e
 	entry_name_files(e, dir);
 	free(dir);
 	if (file_exists(e->dir)) {
-		if (entry_check(e))
+		if (entry_check(s, e))
 			return SAVED_RESTORE;
 		entry_remove(e->dir);
 	}
@@ -400,9 +438,18 @@ int saved_store_publish(struct saved_store *s, struct saved_entry *e, const char
 	file_atomic_add_file(&copy, console, (size_t)st.st_size);
 	if ((err = file_atomic_commit(&copy)) < 0)
 		goto out;
-	stat(e->image, &st);
-	meta = xasprintf("%simage-size %llu\ncmdline %s\n%s", META_MAGIC,
-			 (unsigned long long)st.st_size, cmdline, e->key);
+	/* What a take checks; hashed here, and known under the published names too. */
+	const char *image_hash = saved_store_file_hash(s, e->image);
+	const char *console_hash = saved_store_file_hash(s, e->console);
+	struct stat image_st, console_st;
+	if (!image_hash || !console_hash || stat(e->image, &image_st) < 0 ||
+	    stat(e->console, &console_st) < 0) {
+		err = error_set_errno(ERR_CACHE, "cannot read saved guest '%s'", e->tmp);
+		goto out;
+	}
+	meta = xasprintf("%simage-size %llu\nimage-hash %s\nconsole-hash %s\ncmdline %s\n%s",
+			 META_MAGIC, (unsigned long long)image_st.st_size, image_hash, console_hash,
+			 cmdline, e->key);
 	char *path = xasprintf("%s/meta", e->tmp);
 	err = file_write_atomic(path, meta, strlen(meta));
 	free(path);
@@ -415,6 +462,9 @@ int saved_store_publish(struct saved_store *s, struct saved_entry *e, const char
 	free(e->tmp);
 	e->tmp = NULL;
 	entry_name_files(e, dir);
+	/* rename() keeps the files' size and mtime. */
+	hash_note(s, e->image, &image_st, image_hash);
+	hash_note(s, e->console, &console_st, console_hash);
 	free(e->cmdline);
 	e->cmdline = xstrdup(cmdline);
 	store_prune(s);

@@ -17,6 +17,7 @@
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
+#include <fcntl.h>
 #include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,6 +125,19 @@ static void write_bytes(const char *path, size_t n)
 	free(buf);
 }
 
+/* Changes one byte in place: the file keeps its size. */
+static void flip_byte(const char *path, off_t at)
+{
+	int fd = open(path, O_RDWR);
+	unsigned char c;
+
+	assert_true(fd >= 0);
+	assert_int_equal(pread(fd, &c, 1, at), 1);
+	c ^= 0x01;
+	assert_int_equal(pwrite(fd, &c, 1, at), 1);
+	close(fd);
+}
+
 /*
  * Takes a new entry for key (its first boot is cold, unless the store has
  * seen it), "saves" an image of `size` bytes into it and publishes it.
@@ -172,7 +186,7 @@ static void test_store_publishes_then_restores(void **state)
 	strbuf_release(&sb);
 }
 
-/* A truncated image, a meta of another key or a lost console: a new save, never a restore. */
+/* A truncated or changed image, a meta of another key, a lost or changed console: a new save, never a restore. */
 static void test_store_drops_damaged_entries(void **state)
 {
 	struct fixture *f = *state;
@@ -202,6 +216,31 @@ static void test_store_drops_damaged_entries(void **state)
 
 	publish(f, "key one\n", 4096);
 	assert_int_equal(unlink(console), 0);
+	assert_int_equal(saved_store_take(f->store, "key one\n", &e), SAVED_NEW);
+	saved_store_release(f->store, &e);
+
+	/* Damage of the same size, even with the old mtime, as the next bench process finds it. */
+	publish(f, "key one\n", 4096);
+	struct stat st;
+	assert_int_equal(stat(image, &st), 0);
+	flip_byte(image, 2048);
+	struct timespec times[2] = { st.st_atim, st.st_mtim };
+	assert_int_equal(utimensat(AT_FDCWD, image, times, 0), 0);
+	struct saved_store *next;
+	char *saves = xasprintf("%s/saves", f->dir);
+	assert_int_equal(saved_store_open(&next, saves, 1ULL << 30), 0);
+	assert_int_equal(saved_store_take(next, "key one\n", &e), SAVED_NEW);
+	assert_false(file_exists(image));
+	saved_store_release(next, &e);
+	saved_store_free(next);
+	free(saves);
+	/* In this process, a rewrite of the same size (a new mtime); and the console too. */
+	publish(f, "key one\n", 4096);
+	flip_byte(image, 10);
+	assert_int_equal(saved_store_take(f->store, "key one\n", &e), SAVED_NEW);
+	saved_store_release(f->store, &e);
+	publish(f, "key one\n", 4096);
+	flip_byte(console, 0);
 	assert_int_equal(saved_store_take(f->store, "key one\n", &e), SAVED_NEW);
 	saved_store_release(f->store, &e);
 
