@@ -150,6 +150,42 @@ static char *plan_mismatch(const struct console_report *r)
  * say (struct cell_setup), for cells [first, *ncells) and the ones it adds;
  * false when the boot cannot be trusted to go on from (another FPU path).
  */
+/* The FXSR bit of CPUID as the guest's /init read it ("# fpubench: cpu"): 1, 0 (also with no CPUID), or -1. */
+static int cpu_line_fxsr(const char *line)
+{
+	const char *p;
+
+	if (!line)
+		return -1;
+	if (strcmp(line, "cpuid=0") == 0)
+		return 0;
+	if (!(p = strstr(line, " fxsr=")) || (p[6] != '0' && p[6] != '1') || (p[7] && p[7] != ' '))
+		return -1;
+	return p[6] - '0';
+}
+
+/*
+ * Why a kernel that took another FPU path than the setup's is to blame: it
+ * had what it needed for the right one (the CPU's FXSR bit, and nofxsr on
+ * its command line).  NULL when its path fits what it was given: then the
+ * setup was not applied (libvirt's CPU, or the command line), or the guest
+ * did not say what its CPU has.
+ */
+static char *path_kernel_fault(const struct console_report *r)
+{
+	int fxsr = cpu_line_fxsr(r->cpu_line);
+
+	if (strcmp(r->fpu_mode, "FSAVE") == 0)
+		return fxsr == 1 && !r->nofxsr
+			       ? xstrdup("the kernel uses FSAVE on a CPU with FXSR, without nofxsr on its command line")
+			       : NULL;
+	if (fxsr == 0)
+		return xasprintf("the kernel uses %s on a CPU without FXSR", r->fpu_mode);
+	if (fxsr == 1 && r->nofxsr && strcmp(r->fpu_mode, "FXSAVE") == 0)
+		return xstrdup("the kernel uses FXSAVE though its command line says nofxsr");
+	return NULL;
+}
+
 static bool judge_setup(const struct console_report *r, const struct cell_setup *setup,
 			double boot_seconds, size_t first, struct matrix_cell **cells, size_t *ncells)
 {
@@ -168,23 +204,35 @@ static bool judge_setup(const struct console_report *r, const struct cell_setup 
 		c->duration_s = boot_seconds;
 	}
 
-	/* A setup that does not give the FPU path it claims would test nothing. */
+	/*
+	 * Another path than the setup's: the kernel's mistake fails a cell, once a
+	 * pair, and the tests stand; a setup that was not applied would test
+	 * nothing, and every cell is an error.
+	 */
 	if (r->reached_init && r->fpu_mode) {
 		const char *want = fpu_mode_expected(setup->fsave);
 		bool wrong = strcmp(r->fpu_mode, want) != 0;
+		char *fault = wrong ? path_kernel_fault(r) : NULL;
 
+		if (fault && r->resumed_at == 1) {
+			struct matrix_cell *c = cell_add(cells, ncells, "fpu_path", VERDICT_FAIL);
+
+			c->reason = xasprintf("%s (the setup wants %s)", fault, want);
+			c->duration_s = boot_seconds;
+		}
 		for (size_t i = first; i < *ncells; i++) {
 			struct matrix_cell *c = &(*cells)[i];
 
 			c->fpu_mode = xstrdup(r->fpu_mode);
-			if (wrong) {
+			if (wrong && !fault) {
 				free(c->reason);
 				c->reason = xasprintf("the setup should make the kernel use %s, it reported %s",
 						      want, r->fpu_mode);
 				c->status = VERDICT_ERROR;
 			}
 		}
-		return !wrong;
+		free(fault);
+		return !wrong || fault;
 	}
 	return true;
 }

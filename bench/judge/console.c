@@ -53,6 +53,18 @@ static const char *span_find(struct ktap_span s, const char *needle)
 	return memmem(s.ptr, s.len, needle, strlen(needle));
 }
 
+/* Whether s holds word as a whole space-separated word. */
+static bool span_has_word(struct ktap_span s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (size_t i = 0; i + n <= s.len; i++)
+		if ((i == 0 || s.ptr[i - 1] == ' ') && memcmp(s.ptr + i, word, n) == 0 &&
+		    (i + n == s.len || s.ptr[i + n] == ' '))
+			return true;
+	return false;
+}
+
 /* A decimal 0..INT_MAX, then the end or a space; what follows the space goes to *rest. */
 static bool span_number(struct ktap_span s, int *out, struct ktap_span *rest)
 {
@@ -166,6 +178,8 @@ static void scan_lifecycle(struct scanner *sc, const struct ktap_line *l)
 		sc->r->rebooted = true;
 	else if (span_is(l->body, "Hmm, FPU with FDIV bug"))
 		sc->r->fdiv_bug = true;
+	else if (span_starts(l->body, "Kernel command line: "))
+		sc->r->nofxsr = span_has_word(l->body, "nofxsr");
 }
 
 /* Tests. */

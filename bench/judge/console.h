@@ -75,6 +75,7 @@ struct console_report {
 	bool finished;		/* saw "# fpubench: done" */
 	bool rebooted;		/* the kernel said "reboot: Restarting system" */
 	bool fdiv_bug;		/* the kernel said "Hmm, FPU with FDIV bug": it found the Pentium erratum */
+	bool nofxsr;		/* the kernel's "Kernel command line:" holds the word nofxsr */
 	int planned;		/* N of the top-level plan, -1 if none */
 	int resumed_at;		/* K of "# fpubench: resume K", 1 if absent */
 	const char *fpu_mode;	/* "FSAVE", "FXSAVE", "XSAVE" from x86/fpu boot lines, or NULL */

@@ -469,10 +469,130 @@ static void test_no_fpu_path_is_the_kernel_s(void **state)
 	cells_free(&cs);
 }
 
+/* The cells of a fixture's console on a setup that claims FSAVE (fsave) or FXSAVE; counts the errors. */
+static size_t fixture_cells(struct cells *cs, const char *fixture, bool fsave)
+{
+	struct strbuf text = STRBUF_INIT;
+	size_t errors = 0;
+
+	assert_int_equal(file_read(fixture, &text), 0);
+	cells_from(cs, text.buf, STOPPED, fsave);
+	for (size_t i = 0; i < cs->n; i++)
+		errors += cs->c[i].status == VERDICT_ERROR;
+	strbuf_release(&text);
+	return errors;
+}
+
+/*
+ * tests/fixtures/console/fpu-path-nofxsr-ignored-pentium3.log: a real boot
+ * on `pentium3:nofxsr` of 6.1 whose cpu_parse_early_param() ignores
+ * `nofxsr` (its setup_clear_cpu_cap(X86_FEATURE_FXSR) deleted): the kernel
+ * uses FXSAVE with nofxsr on its command line, and every test passes.
+ */
+static void test_other_fpu_path_is_the_kernel_s_when_it_was_told(void **state)
+{
+	struct cells cs;
+
+	(void)state;
+	assert_int_equal(fixture_cells(&cs, "tests/fixtures/console/fpu-path-nofxsr-ignored-pentium3.log", true), 0);
+	assert_int_equal(cells_named(&cs, "fpu_path"), 1);
+	for (size_t i = 0; i < cs.n; i++) {
+		if (strcmp(cs.c[i].test, "fpu_path") == 0) {
+			assert_int_equal(cs.c[i].status, VERDICT_FAIL);
+			assert_non_null(strstr(cs.c[i].reason, "FXSAVE though its command line says nofxsr"));
+			assert_non_null(strstr(cs.c[i].reason, "the setup wants FSAVE"));
+		} else {
+			assert_true(cs.c[i].status == VERDICT_PASS || cs.c[i].status == VERDICT_SKIP);
+		}
+		assert_string_equal(cs.c[i].fpu_mode, "FXSAVE");
+	}
+	cells_free(&cs);
+}
+
+/*
+ * Real boots of the pristine 6.1 on `pentium3` (FXSAVE, the CPU has FXSR)
+ * and `pentium2,-fxsr` (FSAVE, it has none), judged as if their setups
+ * claimed the other path: each kernel did what its CPU and command line
+ * said, so the setup was not applied, and every cell is the bench's error.
+ */
+static void test_other_fpu_path_is_the_setup_s_when_the_kernel_was_right(void **state)
+{
+	struct cells cs;
+	size_t errors;
+
+	(void)state;
+	errors = fixture_cells(&cs, "tests/fixtures/console/fpu-path-fxsave-pentium3.log", true);
+	assert_int_equal(errors, cs.n);
+	assert_int_equal(cells_named(&cs, "fpu_path"), 0);
+	assert_int_equal(cs.resume, 0);
+	cells_free(&cs);
+	errors = fixture_cells(&cs, "tests/fixtures/console/fpu-path-fsave-pentium2-fxsr.log", false);
+	assert_int_equal(errors, cs.n);
+	assert_int_equal(cells_named(&cs, "fpu_path"), 0);
+	cells_free(&cs);
+	/* As claimed, they pass. */
+	assert_int_equal(fixture_cells(&cs, "tests/fixtures/console/fpu-path-fxsave-pentium3.log", false), 0);
+	assert_int_equal(cells_named(&cs, "fpu_path"), 0);
+	cells_free(&cs);
+	assert_int_equal(fixture_cells(&cs, "tests/fixtures/console/fpu-path-fsave-pentium2-fxsr.log", true), 0);
+	cells_free(&cs);
+}
+
+/* Each way a kernel's path can contradict what it was given, and the ways it cannot be told. */
+static void test_other_fpu_path_rules(void **state)
+{
+	static const struct {
+		const char *path, *cmdline, *cpu;
+		bool fsave;	/* what the setup claims */
+		const char *fault;	/* the fpu_path cell's reason, or NULL: every cell an error */
+	} rows[] = {
+		{ "FXSAVE", "console=ttyS0 nofxsr", "fxsr=1", true, "though its command line says nofxsr" },
+		{ "FXSAVE", "console=ttyS0", "fxsr=0", true, "FXSAVE on a CPU without FXSR" },
+		{ "FXSAVE", "console=ttyS0", "cpuid=0", true, "FXSAVE on a CPU without FXSR" },
+		{ "FSAVE", "console=ttyS0", "fxsr=1", false, "FSAVE on a CPU with FXSR" },
+		{ "FXSAVE", "console=ttyS0", "fxsr=1", true, NULL },	/* -fxsr not applied */
+		{ "FXSAVE", "console=ttyS0 nofxsrx", "fxsr=1", true, NULL },	/* not the word */
+		{ "FSAVE", "console=ttyS0 nofxsr", "fxsr=1", false, NULL },	/* nofxsr given by mistake */
+		{ "FSAVE", "console=ttyS0", "fxsr=0", false, NULL },	/* the CPU lacks it */
+		{ "FXSAVE", "console=ttyS0 nofxsr", NULL, true, NULL },	/* no cpu line */
+		{ "FXSAVE", "console=ttyS0 nofxsr", "fxsr=2", true, NULL },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		char *cpu = !rows[i].cpu ? xstrdup("")
+			    : strcmp(rows[i].cpu, "cpuid=0") == 0 ? xstrdup("# fpubench: cpu cpuid=0\n")
+			    : xasprintf("# fpubench: cpu vendor=GenuineIntel family=6 model=7 fpu=1 %s sse=0\n",
+					rows[i].cpu);
+		char *text = xasprintf("[    0.000000] Kernel command line: %s\n"
+				       "[    0.040000] x86/fpu: x87 FPU will use %s\n"
+				       "KTAP version 1\n1..1\n%s# fpubench: begin 1 a\nok 1 a\n# fpubench: done\n",
+				       rows[i].cmdline, rows[i].path, cpu);
+		struct cells cs;
+
+		cells_from(&cs, text, STOPPED, rows[i].fsave);
+		if (rows[i].fault) {
+			assert_int_equal(cells_named(&cs, "fpu_path"), 1);
+			assert_int_equal(cs.c[cs.n - 1].status, VERDICT_FAIL);
+			assert_non_null(strstr(cs.c[cs.n - 1].reason, rows[i].fault));
+			assert_int_equal(cs.c[0].status, VERDICT_PASS);
+		} else {
+			assert_int_equal(cells_named(&cs, "fpu_path"), 0);
+			assert_int_equal(cs.c[0].status, VERDICT_ERROR);
+		}
+		cells_free(&cs);
+		free(text);
+		free(cpu);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_good_boot_gives_one_cell_per_test),
+		cmocka_unit_test(test_other_fpu_path_is_the_kernel_s_when_it_was_told),
+		cmocka_unit_test(test_other_fpu_path_is_the_setup_s_when_the_kernel_was_right),
+		cmocka_unit_test(test_other_fpu_path_rules),
 		cmocka_unit_test(test_crash_mid_plan_resumes_after_it),
 		cmocka_unit_test(test_last_test_crashing_needs_no_resume),
 		cmocka_unit_test(test_hang_is_a_timeout),
