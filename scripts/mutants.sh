@@ -16,8 +16,9 @@
 # pristine kernel does not pass (every kill would be meaningless); 130 or
 # 143 at once when the bench was interrupted (the mutant at hand unrecorded).
 # MUTANTS, a glob from the repository's top (default tests/mutants/*.patch;
-# set and empty: none), picks other patch files.  Each run's output stays in a
-# directory named at the start, for the failing tests' diagnostics.
+# set and empty: none), picks other patch files.  Each run's output and results
+# stay in a directory named at the start (results in its results/, unless
+# --results says otherwise), for the failing tests' diagnostics.
 #
 # --generate then runs the generated mutants (scripts/mutants-gen.py): of the
 # x87 code of the tested tree, on the lines COVERAGE (an lcov tracefile, the
@@ -207,6 +208,8 @@ generated()
 	return $gen_status
 }
 
+# Each run's results stay with its logs, not among the user's own runs (unless the caller says where).
+[ -n "$(option results "$@")" ] || set -- "$@" --results "$LOGS/results"
 status=0
 "$BENCH" test "$@" >"$LOGS/pristine.log" 2>&1 || status=$?
 stop_if_interrupted "$status"
