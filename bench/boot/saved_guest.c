@@ -200,11 +200,11 @@ static void entry_name_files(struct saved_entry *e, const char *dir)
 }
 
 /* The hash of path, if it is the one recorded (a damaged file of the same size is not). */
-static bool hash_matches(struct saved_store *s, const char *path, const char *recorded, size_t len)
+static bool hash_matches(struct saved_store *s, const char *path, const char *recorded)
 {
 	const char *now = saved_store_file_hash(s, path);
 
-	return now && strlen(now) == len && strncmp(now, recorded, len) == 0;
+	return now && strcmp(now, recorded) == 0;
 }
 
 /*
@@ -238,8 +238,7 @@ static bool entry_check(struct saved_store *s, struct saved_entry *e)
 	if (strncmp(p, "cmdline ", 8) != 0 || !nl || strcmp(nl + 1, e->key) != 0)
 		goto out;
 	ok = stat(e->image, &st) == 0 && (unsigned long long)st.st_size == size &&
-	     hash_matches(s, e->image, image_hash, strlen(image_hash)) &&
-	     hash_matches(s, e->console, console_hash, strlen(console_hash));
+	     hash_matches(s, e->image, image_hash) && hash_matches(s, e->console, console_hash);
 	if (ok) {
 		e->cmdline = xstrndup(p + 8, (size_t)(nl - p - 8));
 		/* Its last use, for the size limit's order. */
