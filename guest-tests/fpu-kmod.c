@@ -10,19 +10,20 @@
  * space restores it (arch/x86/include/asm/fpu/api.h, TIF_NEED_FPU_LOAD).
  *
  * The test loads a known state (pi, e and 1e10; FCW with zero-divide
- * unmasked; FSW with ES|ZE, so a zero-divide is pending), and with it
- * loads /fpu_kmod.ko (kmod/fpu_kmod.c) with finit_module.  The module
+ * unmasked; FSW with ES|ZE, so a zero-divide is pending; where the kernel
+ * enabled SSE, MXCSR rounding toward zero), and with it loads /fpu_kmod.ko (kmod/fpu_kmod.c) with finit_module.  The module
  * runs FPU sections in this task, in task and softirq context, and prints
  * its own subtests.  Subtests here:
  *
  *   module               finit_module returns 0 (the module's checks passed);
  *   user_state           afterwards the whole state is the one loaded,
- *                        the pending exception included;
+ *                        the pending exception and MXCSR included;
  *   exception_delivered  the next fwait raises one SIGFPE, FPE_FLTDIV.
  */
 #include "rt/fpstate.h"
 #include "rt/ktap.h"
 #include "rt/sigfpe.h"
+#include "rt/sse.h"
 #include "rt/sys.h"
 #include "rt/test.h"
 #include "rt/x87.h"
@@ -30,6 +31,8 @@
 #include <asm/fcntl.h>
 
 #define KMOD_PATH "/fpu_kmod.ko"
+/* Not the default, so that a section that kept it shows (the module's mxcsr_default). */
+#define KMOD_MXCSR (SSE_MXCSR_DEFAULT | 0x6000)	/* round toward zero */
 
 static const long double kmod_values[] = { FPSTATE_PI, FPSTATE_E, FPSTATE_TEN_TO_10 };
 static const struct fpstate_spec kmod_spec = {
@@ -43,6 +46,8 @@ static void kmod_run(struct ktap *subtests)
 {
 	struct ktap_check check;
 	struct x87_fsave loaded, after;
+	struct sse_state sse_loaded, sse_after, sse_default;
+	bool sse = sse_enabled();
 	long fd, loaded_result, err;
 
 	ktap_plan(subtests, 3);
@@ -53,9 +58,17 @@ static void kmod_run(struct ktap *subtests)
 	}
 	fd = sys_open(KMOD_PATH, O_RDONLY);
 	fpstate_build(&loaded, &kmod_spec);
+	sse_make(&sse_loaded, 0x40, KMOD_MXCSR);
+	sse_make(&sse_default, 0, SSE_MXCSR_DEFAULT);
+	if (sse)
+		sse_load(&sse_loaded);
 	fpstate_load(&kmod_spec);
 	loaded_result = fd < 0 ? fd : sys_finit_module((int)fd, "", 0);
 	x87_snapshot(&after);
+	if (sse) {
+		sse_store(&sse_after);
+		sse_load(&sse_default);
+	}
 	x87_wait();
 	x87_init();
 
@@ -67,6 +80,11 @@ static void kmod_run(struct ktap *subtests)
 
 	ktap_check_begin(&check);
 	fpstate_check(&check, "after the module ran", &loaded, &after);
+	if (sse)
+		ktap_check_expect(&check, sse_equal(&sse_loaded, &sse_after),
+				  "expected MXCSR 0x%04x and xmm0..7 as loaded after the module ran, got MXCSR 0x%04x%s",
+				  (unsigned int)sse_loaded.mxcsr, (unsigned int)sse_after.mxcsr,
+				  sse_loaded.mxcsr == sse_after.mxcsr ? " and other xmm registers" : "");
 	ktap_check_end(subtests, &check, "user_state");
 
 	ktap_check_begin(&check);

@@ -35,7 +35,11 @@
  *                        irq_fpu_usable();
  *   hardirq_bh_disabled  one that hits a local_bh_disable() region, as
  *                        fpregs_lock() makes around the registers, does not;
- *   hardirq_in_section   nor one that hits a kernel_fpu_begin() section.
+ *   hardirq_in_section   nor one that hits a kernel_fpu_begin() section;
+ *   mxcsr_default        where the kernel uses SSE, a kernel_fpu_begin()
+ *                        section runs with MXCSR 0x1f80 (KFPU_MXCSR),
+ *                        whatever the task's was (the init side sets
+ *                        another rounding mode).
  */
 #include <linux/hrtimer.h>
 #include <linux/init.h>
@@ -54,6 +58,7 @@
 #define SW_PENDING 0x80ff	/* B, ES, SF and the six flags */
 #define SW_ZE 0x0004
 #define SW_ES 0x0080
+#define KT_MXCSR_DEFAULT 0x1f80	/* MXCSR_DEFAULT, which older trees keep in another header */
 
 struct kt_ext {			/* an 80-bit register as fstpt stores it */
 	u64 significand;
@@ -214,6 +219,26 @@ static void kt_run_hardirq(const char *name, enum kt_hit hit)
 			want, hardirq_seen.ran, hardirq_seen.in_hardirq, hardirq_seen.usable);
 }
 
+/* The MXCSR a kernel_fpu_begin() section starts with, where the kernel enabled SSE. */
+static void kt_run_mxcsr(void)
+{
+	u32 mxcsr;
+	bool ok;
+
+	if (!boot_cpu_has(X86_FEATURE_XMM)) {
+		pr_info(KT_INDENT "ok %d mxcsr_default # SKIP the kernel does not use SSE\n", kt_next++);
+		return;
+	}
+	kernel_fpu_begin();
+	asm volatile("stmxcsr %0" : "=m"(mxcsr));
+	kernel_fpu_end();
+	ok = mxcsr == KT_MXCSR_DEFAULT;
+	kt_result(ok, "mxcsr_default");
+	if (!ok)
+		pr_info(KT_INDENT "# expected MXCSR 0x%04x in a section, got 0x%04x\n", KT_MXCSR_DEFAULT,
+			mxcsr);
+}
+
 static int __init kt_init(void)
 {
 	struct kt_env env;
@@ -222,7 +247,7 @@ static int __init kt_init(void)
 	u16 sw;
 
 	pr_info(KT_INDENT "KTAP version 1\n");
-	pr_info(KT_INDENT "1..10\n");
+	pr_info(KT_INDENT "1..11\n");
 
 	usable = irq_fpu_usable();
 	kt_result(usable, "usable_outside");
@@ -255,6 +280,7 @@ static int __init kt_init(void)
 	kt_run_hardirq("hardirq_usable", HIT_TASK);
 	kt_run_hardirq("hardirq_bh_disabled", HIT_BH_DISABLED);
 	kt_run_hardirq("hardirq_in_section", HIT_SECTION);
+	kt_run_mxcsr();
 	return kt_failed ? -EINVAL : 0;
 }
 
