@@ -145,11 +145,6 @@ static char *plan_mismatch(const struct console_report *r)
 	return sb.len ? strbuf_detach(&sb) : NULL;
 }
 
-/*
- * What the kernel says of the CPU against what the setup should make it
- * say (struct cell_setup), for cells [first, *ncells) and the ones it adds;
- * false when the boot cannot be trusted to go on from (another FPU path).
- */
 /* The FXSR bit of CPUID as the guest's /init read it ("# fpubench: cpu"): 1, 0 (also with no CPUID), or -1. */
 static int cpu_line_fxsr(const char *line)
 {
@@ -186,6 +181,12 @@ static char *path_kernel_fault(const struct console_report *r)
 	return NULL;
 }
 
+/*
+ * What the kernel says of the CPU against what the setup should make it
+ * say (struct cell_setup), for cells [first, *ncells) and the ones it adds;
+ * false when the boot cannot be trusted to go on from (another FPU path,
+ * which the setup, not the kernel, gave).
+ */
 static bool judge_setup(const struct console_report *r, const struct cell_setup *setup,
 			double boot_seconds, size_t first, struct matrix_cell **cells, size_t *ncells)
 {
