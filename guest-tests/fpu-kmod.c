@@ -11,9 +11,10 @@
  *
  * The test loads a known state (pi, e and 1e10; FCW with zero-divide
  * unmasked; FSW with ES|ZE, so a zero-divide is pending; where the kernel
- * enabled SSE, MXCSR rounding toward zero), and with it loads /fpu_kmod.ko (kmod/fpu_kmod.c) with finit_module.  The module
- * runs FPU sections in this task, in task and softirq context, and prints
- * its own subtests.  Subtests here:
+ * enabled SSE, MXCSR rounding toward zero), and with it loads /fpu_kmod.ko
+ * (kmod/fpu_kmod.c) with finit_module.  The module runs FPU sections in
+ * this task, in task and softirq context, and prints its own subtests.
+ * Subtests here:
  *
  *   module               finit_module returns 0 (the module's checks passed);
  *   user_state           afterwards the whole state is the one loaded,
