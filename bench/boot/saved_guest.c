@@ -1,6 +1,7 @@
 #include "saved_guest.h"
 
 #include "lib/fileutil.h"
+#include "lib/gitutil.h"
 #include "lib/strbuf.h"
 #include "lib/xalloc.h"
 
@@ -159,12 +160,24 @@ static const char *hash_note(struct saved_store *s, const char *path, const stru
 	return known;
 }
 
+/* path's stat and content hash (git's blob id); 0 or a negative code. */
+static int file_hash(const char *path, struct stat *st, char hex[GIT_OID_HEXSZ + 1])
+{
+	git_oid oid;
+
+	if (stat(path, st) < 0)
+		return error_set_errno(ERR_CACHE, "cannot read '%s'", path);
+	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+		return error_set(ERR_CACHE, "cannot read '%s': %s", path, gitutil_error());
+	git_oid_tostr(hex, GIT_OID_HEXSZ + 1, &oid);
+	return 0;
+}
+
 const char *saved_store_file_hash(struct saved_store *s, const char *path)
 {
 	char hex[GIT_OID_HEXSZ + 1];
 	const char *known;
 	struct stat st;
-	git_oid oid;
 
 	if (stat(path, &st) < 0)
 		return NULL;
@@ -174,9 +187,10 @@ const char *saved_store_file_hash(struct saved_store *s, const char *path)
 	if (known)
 		return known;
 	/* Outside the lock: a save image takes tens of milliseconds, and other boots take keys meanwhile. */
-	if (git_odb_hashfile(&oid, path, GIT_OBJECT_BLOB) < 0)
+	if (file_hash(path, &st, hex) < 0) {
+		error_clear();	/* the caller's NULL says it: a cold boot, or a damaged save dropped */
 		return NULL;
-	git_oid_tostr(hex, sizeof(hex), &oid);
+	}
 	return hash_note(s, path, &st, hex);
 }
 
@@ -437,15 +451,12 @@ int saved_store_publish(struct saved_store *s, struct saved_entry *e, const char
 	file_atomic_add_file(&copy, console, (size_t)st.st_size);
 	if ((err = file_atomic_commit(&copy)) < 0)
 		goto out;
-	/* What a take checks; hashed here, and known under the published names too. */
-	const char *image_hash = saved_store_file_hash(s, e->image);
-	const char *console_hash = saved_store_file_hash(s, e->console);
+	/* What a take checks; known to this process under the published names (below). */
+	char image_hash[GIT_OID_HEXSZ + 1], console_hash[GIT_OID_HEXSZ + 1];
 	struct stat image_st, console_st;
-	if (!image_hash || !console_hash || stat(e->image, &image_st) < 0 ||
-	    stat(e->console, &console_st) < 0) {
-		err = error_set_errno(ERR_CACHE, "cannot read saved guest '%s'", e->tmp);
+	if ((err = file_hash(e->image, &image_st, image_hash)) < 0 ||
+	    (err = file_hash(e->console, &console_st, console_hash)) < 0)
 		goto out;
-	}
 	meta = xasprintf("%simage-size %llu\nimage-hash %s\nconsole-hash %s\ncmdline %s\n%s",
 			 META_MAGIC, (unsigned long long)image_st.st_size, image_hash, console_hash,
 			 cmdline, e->key);

@@ -344,6 +344,27 @@ static void test_file_hash_follows_the_content(void **state)
 	free(path);
 }
 
+/* A save that cannot be read is not published, and the error names the file. */
+static void test_store_publish_names_an_unreadable_image(void **state)
+{
+	struct fixture *f = *state;
+	struct saved_entry e;
+
+	assert_int_equal(saved_store_take(f->store, "key one\n", &e), SAVED_FIRST);
+	saved_store_release(f->store, &e);
+	assert_int_equal(saved_store_take(f->store, "key one\n", &e), SAVED_NEW);
+	/* It stats as a file would, and cannot be hashed. */
+	assert_int_equal(mkdir(e.image, 0700), 0);
+	char *want = xasprintf("cannot read '%s': ", e.image);
+	assert_int_equal(saved_store_publish(f->store, &e, f->console, "console=ttyS0"), ERR_CACHE);
+	assert_true(strncmp(error_last(), want, strlen(want)) == 0);
+	assert_int_equal(rmdir(e.image), 0);	/* the store removes plain files only */
+	saved_store_release(f->store, &e);
+	assert_int_equal(saved_store_take(f->store, "key one\n", &e), SAVED_NEW);
+	saved_store_release(f->store, &e);
+	free(want);
+}
+
 static void test_parked_xml_has_the_port_and_uuid(void **state)
 {
 	struct cpu_setup cpu;
@@ -391,6 +412,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_keeps_its_size_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_store_open_removes_leftovers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_file_hash_follows_the_content, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_store_publish_names_an_unreadable_image, setup, teardown),
 		cmocka_unit_test(test_parked_xml_has_the_port_and_uuid),
 	};
 
