@@ -73,3 +73,11 @@ int version_check(const char *what, const char *version)
 				 what, version, TREE_OLDEST_MAJOR, TREE_OLDEST_MINOR);
 	return 0;
 }
+
+void version_series(const char *version, char *out, size_t size)
+{
+	const char *dot = strchr(version, '.');
+
+	dot = dot ? strchr(dot + 1, '.') : NULL;
+	snprintf(out, size, "%.*s", dot ? (int)(dot - version) : (int)strlen(version), version);
+}

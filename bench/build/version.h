@@ -21,6 +21,13 @@ int version_parse(const char *name, const char *makefile, size_t len, char *out,
 			 size_t size);
 
 /*
+ * The stable series of a version as version_parse() gives it: "6.12" of
+ * "6.12.118" and of "6.12.0-rc3".  A version with one dot or none is its
+ * own series.
+ */
+void version_series(const char *version, char *out, size_t size);
+
+/*
  * Whether the bench can build a tree of this version: 0, or ERR_INPUT
  * saying it is older than 5.10.  `what` names the tree in the message.
  */

@@ -363,6 +363,22 @@ int history_add_kernel(struct history *h, int64_t run_id, const struct history_k
 	return 0;
 }
 
+int history_move_line(struct history *h, const char *from, const char *series, const char *to)
+{
+	sqlite3_stmt *st = NULL;
+	int err, rc;
+
+	/* GLOB, not LIKE: "6.1" must not take "6.12.1", nor '_' stand for any character. */
+	if ((err = history_db_prepare(h, &st, "UPDATE runs SET line = ?3 WHERE line = ?1 AND id IN"
+			      " (SELECT run_id FROM kernels WHERE kernel_version GLOB ?2 || '.*')",
+			      "move the runs of")) < 0)
+		return err;
+	rc = sqlite3_bind_text(st, 1, from, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 2, series, -1, SQLITE_STATIC);
+	rc |= sqlite3_bind_text(st, 3, to, -1, SQLITE_STATIC);
+	return step_write(h, st, rc, "move the runs of");
+}
+
 int history_kernel_commit(struct history *h, int64_t run_id, const char *variant, char **commit)
 {
 	sqlite3_stmt *st = NULL;

@@ -75,6 +75,14 @@ struct history_kernel {
 int history_add_kernel(struct history *h, int64_t run_id, const struct history_kernel *k,
 		       int64_t *kernel_id);
 
+/*
+ * Moves the runs of line `from` whose kernels are of the kernel series
+ * `series` ("6.1": 6.1.192, 6.1.0-rc3; not 6.12.1) to line `to`, so that a
+ * line renamed to say its series keeps its history.  Runs without a kernel
+ * version (before schema 2) stay.
+ */
+int history_move_line(struct history *h, const char *from, const char *series, const char *to);
+
 struct history_cell {
 	int64_t kernel_id;
 	const char *cpu;	/* the setup as given, e.g. "pentium3:nofxsr" */

@@ -1,6 +1,7 @@
 #include "runlog.h"
 
 #include "build/payload.h"
+#include "build/version.h"
 #include "lib/error.h"
 #include "provenance/provenance.h"
 #include "record/history.h"
@@ -51,13 +52,28 @@ int runlog_begin(struct runlog **out, struct session *s, const char *db_path,
 		 const char *command, const char *tree_name, const char *config_hash)
 {
 	struct runlog *r = xcalloc(1, sizeof(*r));
-	char *line = xasprintf("%s %s", tree_name, config_hash);
+	char *line, *legacy = NULL, series[32];
 	char *host = host_name();
 	int err;
 
+	/*
+	 * A tarball's tree is one stable series, whatever tarball the tree
+	 * names next: 6.1.192 is compared with 6.1.191, never with 6.12.
+	 * A git tree's version moves with its branch, so its line does not
+	 * name it.  The series came into the line later: earlier runs of it
+	 * move over.
+	 */
+	if (s->tree && s->tree->version) {
+		version_series(s->tree->version, series, sizeof(series));
+		line = xasprintf("%s %s %s", tree_name, series, config_hash);
+		legacy = xasprintf("%s %s", tree_name, config_hash);
+	} else {
+		line = xasprintf("%s %s", tree_name, config_hash);
+	}
 	r->s = s;
 	r->tree_name = xstrdup(tree_name);
-	if ((err = history_open(&r->h, db_path)) < 0)
+	if ((err = history_open(&r->h, db_path)) < 0 ||
+	    (legacy && (err = history_move_line(r->h, legacy, series, line)) < 0))
 		goto out;
 	struct history_run_info info = {
 		.line = line,
@@ -86,6 +102,7 @@ int runlog_begin(struct runlog **out, struct session *s, const char *db_path,
 	}
 out:
 	free(line);
+	free(legacy);
 	free(host);
 	if (err < 0) {
 		runlog_free(r);

@@ -22,8 +22,9 @@ struct runlog;
 
 /*
  * Opens the history at db_path and adds a "running" run with the session's kernels.
- * Its line, what runs are compared within, is the tree's name and the
- * config fragment's hash.  Call it after the run directory exists, and set the session's
+ * Its line, what runs are compared within, is the tree's name, for a
+ * tarball's tree its kernel series ("6.1"), and the config fragment's
+ * hash.  Call it after the run directory exists, and set the session's
  * on_boot to runlog_boot with the runlog as its argument.
  */
 int runlog_begin(struct runlog **out, struct session *s, const char *db_path,

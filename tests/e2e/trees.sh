@@ -2,7 +2,8 @@
 # End-to-end: every kernel a user tests.  Real builds and real guests.
 #
 # - Two Debian tarballs in turn in one cache: each guest prints the version
-#   of the tarball named (the cache keys trees by version).
+#   of the tarball named (the cache keys trees by version), and one tree's
+#   runs of two series are never compared.
 # - A nightly config with both Debian trees: every cell of both meets its
 #   expectation, and the history keeps them apart.
 # - A git tree made from 6.1 with the 486 choices removed from Kconfig.cpu
@@ -110,6 +111,23 @@ PY
 check "the history keeps the two trees apart" history_apart
 check "report.html names both versions" sh -c "grep -q 'Linux $V61' $(sed 's|$|/report.html|' "$WORK/runs" | tr '\n' ' ') &&
 	grep -q 'Linux $V612' $(sed 's|$|/report.html|' "$WORK/runs" | tr '\n' ' ')"
+
+echo "# e2e trees: one tree pointed at another tarball's series"
+# The default tree "debian" and one config: the line differs only by the series.
+SERIES_DB="$WORK/series.db"
+i=1
+for t in "$T61" "$T612" "$T61"; do
+	check "run $i, --tarball $(basename "$t"), exits 0" \
+		status_is 0 "$FPUBENCH" run --cache "$CACHE" --tarball "$t" --results "$RESULTS" \
+		--cpu "$FSAVE_CPU" --test fpu_seed --history "$SERIES_DB"
+	cp "$WORK/out" "$WORK/series-$i.out"
+	[ "$i" -ne 1 ] || RUN1=$(basename "$(readlink -f "$RESULTS/latest")")
+	i=$((i + 1))
+done
+NONE='no previous complete run to compare with'
+check "run 1 ($V61) has nothing to compare with" grep -qx "$NONE" "$WORK/series-1.out"
+check "run 2 ($V612) is not compared with $V61's" grep -qx "$NONE" "$WORK/series-2.out"
+check "run 3 ($V61) is compared with run 1" grep -q "^compared with run $RUN1: " "$WORK/series-3.out"
 
 echo "# e2e trees: 6.1 without the 486 choices, as a git tree"
 NO486="$WORK/no486"

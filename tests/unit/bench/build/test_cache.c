@@ -411,6 +411,16 @@ static void test_version_parse(void **state)
 	assert_string_equal(error_last(), "'/tmp/x' is not a kernel tree: its Makefile gives no VERSION, PATCHLEVEL and SUBLEVEL");
 	const char *odd = "VERSION = 6\nPATCHLEVEL = 1$(x)\nSUBLEVEL = 1\n";
 	assert_int_equal(version_parse("m", odd, strlen(odd), v, sizeof(v)), ERR_INPUT);
+	/* A series is what a tarball's tree keeps, whatever its stable release or rc. */
+	const char *series[][2] = {
+		{ "6.12.118", "6.12" }, { "7.1.0-rc3", "7.1" }, { "6.1.0", "6.1" }, { "6", "6" }, { "", "" },
+	};
+	for (size_t i = 0; i < sizeof(series) / sizeof(series[0]); i++) {
+		version_series(series[i][0], v, sizeof(v));
+		assert_string_equal(v, series[i][1]);
+	}
+	version_series("6.12.118", v, 3);
+	assert_string_equal(v, "6.");
 	assert_int_equal(version_check("t", "5.10.0"), 0);
 	assert_int_equal(version_check("t", "6.1.192"), 0);
 	assert_int_equal(version_check("t", "5.4.250"), ERR_INPUT);

@@ -152,6 +152,71 @@ static void test_compare_within_the_line(void **state)
 	history_free(h);
 }
 
+/* A run of one passing cell, of a kernel of this version, on line "debian c0ffee". */
+static int64_t add_versioned(struct tmpdb *t, struct history *h, const char *version)
+{
+	char *dir = xasprintf("/tmp/results/r%d", ++t->nruns);
+	const struct history_run_info info = {
+		.line = "debian c0ffee", .command = "run", .host = t->host, .version = "v1",
+		.run_dir = dir, .started = 1700000000, .pid = getpid(),
+	};
+	const struct history_kernel kern = {
+		.variant = "patched", .commit = "5abf01bc", .config_hash = "c0ffee", .build_id = "b1",
+		.version = version,
+	};
+	int64_t run, kernel;
+
+	assert_int_equal(history_begin_run(h, &info, &run), 0);
+	free(dir);
+	assert_int_equal(history_add_kernel(h, run, &kern, &kernel), 0);
+	const struct history_cell c = {
+		.kernel_id = kernel, .cpu = "486", .cmdline = "", .test = "fpu_seed",
+		.status = VERDICT_PASS, .expected = VERDICT_PASS, .host = "test:///default",
+	};
+	assert_int_equal(history_add_cell(h, run, &c), 0);
+	assert_int_equal(history_end_run(h, run, true), 0);
+	return run;
+}
+
+/* A line that came to name its series takes the runs of that series only. */
+static void test_move_line_by_series(void **state)
+{
+	struct tmpdb *t = *state;
+	struct history *h = NULL;
+	struct history_diff *d = NULL;
+	char *sql;
+
+	assert_int_equal(history_open(&h, t->path), 0);
+	int64_t old61 = add_versioned(t, h, "6.1.190");
+	int64_t v612 = add_versioned(t, h, "6.12.5");
+	int64_t v6121 = add_versioned(t, h, "6.12.1");
+	int64_t v610 = add_versioned(t, h, "6.10.1");
+	int64_t rc = add_versioned(t, h, "6.1.0-rc3");
+	int64_t none = add_versioned(t, h, NULL);
+	assert_int_equal(history_move_line(h, "debian c0ffee", "6.1", "debian 6.1 c0ffee"), 0);
+	const int64_t moved[] = { old61, rc }, stayed[] = { v612, v6121, v610, none };
+	for (size_t i = 0; i < 2; i++) {
+		sql = xasprintf("SELECT line FROM runs WHERE id = %lld", (long long)moved[i]);
+		assert_query(t->path, sql, "debian 6.1 c0ffee");
+		free(sql);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		sql = xasprintf("SELECT line FROM runs WHERE id = %lld", (long long)stayed[i]);
+		assert_query(t->path, sql, "debian c0ffee");
+		free(sql);
+	}
+	/* The next run of the new line is compared with the moved ones, never with 6.12's. */
+	int64_t next = add_one(t, h, "debian 6.1 c0ffee", VERDICT_CRASH, RUN_COMPLETE);
+	assert_int_equal(history_compare(h, next, &d), 0);
+	assert_int_equal(d->previous_run, rc);
+	assert_int_equal(history_diff_count(d, HISTORY_CHANGE_NEW_FAILURE), 1);
+	history_diff_free(d);
+	/* Again: nothing left to move. */
+	assert_int_equal(history_move_line(h, "debian c0ffee", "6.1", "debian 6.1 c0ffee"), 0);
+	assert_query(t->path, "SELECT count(*) FROM runs WHERE line = 'debian 6.1 c0ffee'", "3");
+	history_free(h);
+}
+
 static struct history_diff *compare_sequence(struct tmpdb *t, struct history *h, const char *line,
 					     const enum verdict *seq, size_t n,
 					     const enum run_end *ends)
@@ -460,6 +525,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_compare_without_previous_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_new_failures_and_fixed, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_crash_title_changed, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_move_line_by_series, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_within_the_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_flaky_rule, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_flaky_over_interrupted_runs, setup,
