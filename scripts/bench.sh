@@ -292,9 +292,10 @@ span() {
 	if le "$3" "$b" && le "$e" "$4"; then sub "$b" "$e"; fi
 	return 0
 }
-# kmod_secs VARIANT T0 T1: this run's test module build (make M=)
+# kmod_secs VARIANT T0 T1: this run's test module build (make M=), from its
+# log's creation to its last line (an incremental build may leave the .ko as it was)
 kmod_secs() {
-	span "$BUILDS/$1/fpubench-kmod/build.log" "$BUILDS/$1/fpubench-kmod/fpu_kmod.ko" "$2" "$3"
+	span "$BUILDS/$1/fpubench-kmod/build.log" "$BUILDS/$1/fpubench-kmod/build.log" "$2" "$3"
 }
 
 have_perf() { command -v perf >/dev/null 2>&1 && perf stat -e cpu-clock true >/dev/null 2>&1; }

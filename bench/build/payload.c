@@ -10,6 +10,7 @@
 #include "lib/strbuf.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,8 @@ static int selftests_key(const struct kernel_tree *t, char *hex, size_t size)
 	return err;
 }
 
-/* The module is keyed by the kernel's build id and every source file, by name and content. */
-static int kmod_key(const struct kernel_build *b, const char *kmod_src, char *hex, size_t size)
+/* Every source file of the module, by name and content. */
+static int kmod_sources_key(const char *kmod_src, char *hex, size_t size)
 {
 	struct strbuf all = STRBUF_INIT, file = STRBUF_INIT;
 	struct dirent **names = NULL;
@@ -58,7 +59,6 @@ static int kmod_key(const struct kernel_build *b, const char *kmod_src, char *he
 
 	if (n < 0)
 		return error_set_errno(ERR_NOTFOUND, "cannot read module sources '%s'", kmod_src);
-	strbuf_addf(&all, "kernel %s\n", b->build_id);
 	for (int i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s", kmod_src, names[i]->d_name);
 
@@ -133,32 +133,51 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	char *mdir = xasprintf("M=%s", dir);
 	char *ko = xasprintf("%s/" KMOD_NAME ".ko", dir);
 	char *stamp = xasprintf("%s/fpubench.stamp", dir);
+	char *want = NULL;
 	const char *rm[] = { "rm", "-rf", dir, NULL };
 	const char *cp[] = { "cp", "-a", src_files, dir, NULL };
 	const char *make[] = { "make", "ARCH=i386", mdir, "modules", NULL };
-	char key[GIT_OID_HEXSZ + 1];
+	char sources[GIT_OID_HEXSZ + 1];
+	struct strbuf had = STRBUF_INIT;
+	bool stamped, same_sources;
 	int err;
 
-	/* A module already built for this kernel build and these sources is used as it is. */
-	if ((err = kmod_key(b, kmod_src, key, sizeof(key))) < 0)
+	if ((err = kmod_sources_key(kmod_src, sources, sizeof(sources))) < 0)
 		goto out;
-	if (file_holds(stamp, key) && file_exists(ko))
+	/* The stamp says which sources were built, and for which kernel build. */
+	want = xasprintf("sources %s\nkernel %s\n", sources, b->build_id);
+	stamped = file_read(stamp, &had) == 0;
+	error_clear();
+	if (stamped && strcmp(had.buf, want) == 0 && file_exists(ko))
 		goto out;
-	/* Kbuild writes its objects next to the sources: build a fresh copy. */
-	if (spawn_run(rm, NULL, NULL, NULL) != 0 ||
-	    (err = dir_create_mode(dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
-	    spawn_run(cp, NULL, NULL, NULL) != 0) {
+	/*
+	 * The same sources built for an earlier kernel of this directory (a
+	 * variant one patch on, a bisection's next step): Kbuild rebuilds what
+	 * the kernel's change reaches, by the objects' recorded commands and
+	 * dependencies, as it does for the kernel.  Other sources, or a build
+	 * cut short (no stamp), start from a fresh copy: Kbuild writes its
+	 * objects next to the sources.
+	 */
+	same_sources = stamped && strncmp(had.buf, want, strlen("sources ") + GIT_OID_HEXSZ + 1) == 0;
+	unlink(stamp);
+	if (!same_sources &&
+	    (spawn_run(rm, NULL, NULL, NULL) != 0 ||
+	     (err = dir_create_mode(dir, KERNEL_CACHE_DIR_MODE, ERR_CACHE)) < 0 ||
+	     spawn_run(cp, NULL, NULL, NULL) != 0)) {
 		err = err ? err : error_set(ERR_CACHE, "cannot copy '%s' to '%s'", kmod_src, dir);
 		goto out;
 	}
-	/* The O= directory's generated Makefile builds external modules against it. */
+	/* The O= directory's generated Makefile builds external modules against it; the log says what this build did. */
+	unlink(log);
 	if (spawn_run(make, b->dir, log, NULL) != 0 || !file_exists(ko))
 		err = error_set(ERR_BUILD, "cannot build module '%s' for variant '%s'; see '%s'",
 				kmod_src, b->variant, log);
 	else
 		/* Written last: a module cut short by a kill has no stamp. */
-		err = file_write_atomic(stamp, key, strlen(key));
+		err = file_write_atomic(stamp, want, strlen(want));
 out:
+	strbuf_release(&had);
+	free(want);
 	free(stamp);
 	free(dir);
 	free(log);

@@ -55,7 +55,9 @@ int payload_build_selftests(struct kernel_tree *t, char **dir_out);
 /*
  * Builds the test module in `kmod_src` against the build, into
  * <build dir>/fpubench-kmod, unless it is there already for the same build
- * id and sources; *ko_out names the .ko (caller frees).
+ * id and sources; *ko_out names the .ko (caller frees).  The same sources
+ * built there for an earlier build of the directory are built again
+ * incrementally, as Kbuild builds the kernel.
  */
 int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char **ko_out);
 

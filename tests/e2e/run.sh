@@ -165,6 +165,26 @@ check "test --patch that does not apply exits 125" \
 check "the error names the patch and the file" \
 	grep -q "cannot apply patch '.*does-not-apply.patch' to 'arch/x86/kernel/fpu/core.c'" "$WORK/err"
 
+echo "# e2e: the test module is built again only as far as the kernel's change reaches it"
+# kmod-header.diff changes a comment of asm/fpu/api.h, which the module includes;
+# kmod-header-core.diff also one of core.c, which it does not (both: git diff in a
+# repository of 6.1.192's two files).
+CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
+kmod_log() {	# the module build's log of test --patch's kernel
+	echo "$(ls -d "$CACHE"/build/debian-6.1.*/test | tail -n 1)/fpubench-kmod/build.log"
+}
+for f in kmod-header.diff kmod-header-core.diff; do
+	check "test --patch $f --test fpu_kmod passes" \
+		status_is 0 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --test fpu_kmod \
+		--patch "$FIX/patches/$f"
+	cp "$(kmod_log)" "$WORK/kmod-$f.log"
+done
+check "a header the module includes changed: the module was compiled again" \
+	grep -q 'CC \[M\] .*/fpu_kmod\.o$' "$WORK/kmod-kmod-header.diff.log"
+check "only core.c changed: the module went through modpost for the new kernel, not compiled" sh -c "
+	grep -q 'MODPOST .*/Module\.symvers$' '$WORK/kmod-kmod-header-core.diff.log' &&
+	! grep -q 'CC \[M\] .*/fpu_kmod\.o$' '$WORK/kmod-kmod-header-core.diff.log'"
+
 echo "# e2e: test --test boots only the tests it judges"
 check "test --test fpu_seed passes" \
 	status_is 0 "$FPUBENCH" test --results "$RESULTS" --cpu "$FSAVE_CPU" --test fpu_seed
@@ -188,7 +208,6 @@ check "a test name that is not a word exits 129" status_is 129 "$FPUBENCH" test 
 check "the error names the test" grep -q "test name 'fpu_seed,x' is not letters" "$WORK/err"
 
 echo "# e2e: bisect over a synthetic history of 33 commits"
-CACHE=${FPUBENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fpubench}
 # The cache keys Debian's tree by its version (trees/debian-6.1.192).
 TREE=$(ls -d "$CACHE"/trees/debian-6.1.* | tail -n 1)
 sh "$ROOT/scripts/make-history.sh" "$TREE" 33 refs/fpubench/history "$WORK/archive.mbox"
