@@ -7,6 +7,7 @@
 #include "kbuild.h"
 #include "tree.h"
 #include "lib/spawn.h"
+#include "lib/str.h"
 #include "lib/strbuf.h"
 
 #include <dirent.h>
@@ -133,7 +134,7 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	char *mdir = xasprintf("M=%s", dir);
 	char *ko = xasprintf("%s/" KMOD_NAME ".ko", dir);
 	char *stamp = xasprintf("%s/fpubench.stamp", dir);
-	char *want = NULL;
+	char *built = NULL, *want = NULL;
 	const char *rm[] = { "rm", "-rf", dir, NULL };
 	const char *cp[] = { "cp", "-a", src_files, dir, NULL };
 	const char *make[] = { "make", "ARCH=i386", mdir, "modules", NULL };
@@ -145,7 +146,8 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	if ((err = kmod_sources_key(kmod_src, sources, sizeof(sources))) < 0)
 		goto out;
 	/* The stamp says which sources were built, and for which kernel build. */
-	want = xasprintf("sources %s\nkernel %s\n", sources, b->build_id);
+	built = xasprintf("sources %s\n", sources);
+	want = xasprintf("%skernel %s\n", built, b->build_id);
 	stamped = file_read(stamp, &had) == 0;
 	error_clear();
 	if (stamped && strcmp(had.buf, want) == 0 && file_exists(ko))
@@ -158,7 +160,7 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 	 * cut short (no stamp), start from a fresh copy: Kbuild writes its
 	 * objects next to the sources.
 	 */
-	same_sources = stamped && strncmp(had.buf, want, strlen("sources ") + GIT_OID_HEXSZ + 1) == 0;
+	same_sources = stamped && str_has_prefix(had.buf, had.len, built);
 	unlink(stamp);
 	if (!same_sources &&
 	    (spawn_run(rm, NULL, NULL, NULL) != 0 ||
@@ -177,6 +179,7 @@ int payload_build_kmod(const struct kernel_build *b, const char *kmod_src, char 
 		err = file_write_atomic(stamp, want, strlen(want));
 out:
 	strbuf_release(&had);
+	free(built);
 	free(want);
 	free(stamp);
 	free(dir);
