@@ -321,12 +321,19 @@ START_DATE=$(date -u '+%Y-%m-%d %H:%M UTC')
 LOAD_START=$(cut -d ' ' -f 1-3 /proc/loadavg)
 OTHERS_START=$(pgrep -c -f '^[^ ]*fpubench (run|test|bisect)' || true)
 
+cells_setups() {	# cells_setups RESULTS_JSON: "CELLS SETUPS" of a run
+	python3 -c 'import json, sys
+cells = json.load(open(sys.argv[1]))
+print(len(cells), len({c["cpu"] + ":" + (c["cmdline"] or "") for c in cells}))' "$1"
+}
+
 # --- 1. One cell: `fpubench test --cpu qemu32` (patched, every test, one
 # boot) against plain qemu booting the same kernel, initramfs and cmdline.
 if wants cell; then
 	echo "bench: 1. one cell" >&2
 	run_cmd cell-warm "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
 	expect_rc 0 cell-warm
+	CELL_TESTS=$(cells_setups "$(run_dir "$WORK/r-cell")/results.json" | cut -d ' ' -f 1)
 	i=1
 	while [ "$i" -le "$GUEST_RUNS" ]; do
 		warm_cmd cell "cell-$i" "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
@@ -344,6 +351,9 @@ if wants cell; then
 		dom_summary "$id" "$T0" "$T1"
 		put cell.cold "$SECS"
 		replay "$(domain_logs "$id")" "cell-ref-$i"
+		put cell.ref "$SECS"
+		grep -q '^# fpubench: done' "$LOG/cell-ref-$i.console" ||
+			die "direct qemu did not finish the tests; see '$LOG/cell-ref-$i.console'"
 		# A short boot, as the matrix's resumptions after a crash are: one test.
 		for mode in short shortcold; do
 			flag=
@@ -354,9 +364,6 @@ if wants cell; then
 			dom_summary "$(run_id "$WORK/r-cell")" "$T0" "$T1"
 			put "cell.$mode" "$GUEST_S"
 		done
-		put cell.ref "$SECS"
-		grep -q '^# fpubench: done' "$LOG/cell-ref-$i.console" ||
-			die "direct qemu did not finish the tests; see '$LOG/cell-ref-$i.console'"
 		i=$((i + 1))
 	done
 	pairs cell.ours cell.ref cell.ratio
@@ -364,12 +371,6 @@ if wants cell; then
 	pairs cell.short cell.shortcold cell.resumed
 	perf_profile cell-profile comm "$FPUBENCH" test --cpu qemu32 --results "$WORK/r-cell"
 fi
-
-cells_setups() {	# cells_setups RESULTS_JSON: "CELLS SETUPS" of a run
-	python3 -c 'import json, sys
-cells = json.load(open(sys.argv[1]))
-print(len(cells), len({c["cpu"] + ":" + (c["cmdline"] or "") for c in cells}))' "$1"
-}
 
 # --- 2 and 7. The warm default matrix against the sum of its boots done
 # one after the other with plain qemu; the peak RSS of the bench process.
@@ -898,7 +899,8 @@ mkdir -p "$(dirname "$OUT")"
 **1. One cell.** Ours: \`fpubench test --cpu qemu32\`, timed from exec to exit: the cache
 lock and open, the series (already applied), the build-id check (no build), the payload
 (the selftests and the test module are built once per kernel build id: no build here), the
-initramfs, one boot through libvirt's embedded driver with all 13 tests, the verdicts and
+initramfs, one boot through libvirt's embedded driver with all $CELL_TESTS tests (restored
+from the guest that the first, unmeasured run saved at /init), the verdicts and
 results.json. The reference replays the same boot with plain \`qemu-system-i386 -nographic
 -no-reboot\` and the \`-kernel\`, \`-initrd\`, \`-append\`, \`-cpu\` and \`-m\` that libvirt gave
 qemu (read from the domain log), until qemu exits, and checks that the tests finished.
