@@ -1,22 +1,29 @@
 # Sourced by the end-to-end scripts: each check prints "ok N - what" or
 # "not ok N - what", and summary closes with the counts and the status.
-# The sourcing script sets WORK, a scratch directory of its own.
+# The sourcing script sets WORK, a scratch directory of its own.  A check
+# that takes 5 s or more says how long, and the summary the script's whole
+# time, so that a slow CI run shows where its minutes went.
 
 passed=0
 failed=0
 n=0
+e2e_started=$(date +%s)
 
 check() {	# check WHAT COMMAND...: passes when COMMAND succeeds
 	what=$1
 	shift
 	n=$((n + 1))
+	check_t0=$(date +%s)
 	if "$@"; then
-		echo "ok $n - $what"
+		check_result=ok
 		passed=$((passed + 1))
 	else
-		echo "not ok $n - $what"
+		check_result="not ok"
 		failed=$((failed + 1))
 	fi
+	check_took=$(($(date +%s) - check_t0))
+	[ "$check_took" -lt 5 ] || what="$what ($check_took s)"
+	echo "$check_result $n - $what"
 }
 
 status_is() {	# status_is WANT COMMAND...: runs COMMAND, compares its exit status
@@ -33,7 +40,7 @@ status_is() {	# status_is WANT COMMAND...: runs COMMAND, compares its exit statu
 }
 
 summary() {
-	echo "$passed passed, $failed failed"
+	echo "$passed passed, $failed failed in $(($(date +%s) - e2e_started)) s"
 	[ "$failed" -eq 0 ]
 }
 
