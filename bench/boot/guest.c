@@ -14,6 +14,7 @@
 #include "virt_log.h"
 #include "virt_loop.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,6 +25,8 @@
 
 #include <libvirt/libvirt.h>
 #include <libvirt/virterror.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
 
 #define WAIT_SLICE_S 0.25	/* also how often the console's size is checked */
 #define POLL_ACTIVE_S 1.0	/* a safety net in case an event is lost */
@@ -170,9 +173,53 @@ int guest_conn_stage(struct guest_conn *gc, const char *dir)
 	return stage_open(&gc->stage, gc->conn, dir);
 }
 
+/*
+ * The emulator the guests run on, for the saved guests' key: libvirt's
+ * version (virConnectGetVersion()) is that of the host arch's emulator,
+ * qemu-system-x86_64, so the i686 one's file is named beside it, by path,
+ * size and change time, as libvirt's own capabilities cache tells binaries
+ * apart: a qemu-system-i386 installed or built apart changes the key.
+ */
+static int emulator_identity(struct guest_conn *gc, unsigned long version, char **out)
+{
+	char *caps = virConnectGetDomainCapabilities(gc->conn, NULL, "i686", NULL, "qemu", 0);
+	xmlDocPtr doc = NULL;
+	xmlChar *path = NULL;
+	struct stat st;
+	int err = 0;
+
+	if (!caps)
+		return error_set(ERR_LIBVIRT, "cannot get libvirt's i686 emulator: %s",
+				 virt_loop_last_error());
+	doc = xmlReadMemory(caps, (int)strlen(caps), "domcapabilities.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	xmlNodePtr root = doc ? xmlDocGetRootElement(doc) : NULL;
+
+	for (xmlNodePtr n = root ? root->children : NULL; n && !path; n = n->next)
+		if (n->type == XML_ELEMENT_NODE && xmlStrcmp(n->name, BAD_CAST "path") == 0)
+			path = xmlNodeGetContent(n);
+	if (!path) {
+		err = error_set(ERR_LIBVIRT, "libvirt's i686 domain capabilities name no emulator");
+		goto out;
+	}
+	if (stat((const char *)path, &st) < 0) {
+		err = error_set(ERR_LIBVIRT, "cannot read libvirt's i686 emulator '%s': %s",
+				(const char *)path, strerror(errno));
+		goto out;
+	}
+	*out = xasprintf("%lu %s %lld %lld.%09ld", version, (const char *)path, (long long)st.st_size,
+			 (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+out:
+	xmlFree(path);
+	xmlFreeDoc(doc);
+	free(caps);
+	return err;
+}
+
 int guest_conn_restore(struct guest_conn *gc, const char *dir)
 {
 	unsigned long hv = 0, lib = 0;
+	char *qemu = NULL;
 	int err;
 
 	if (gc->stage || gc->saves)
@@ -180,9 +227,13 @@ int guest_conn_restore(struct guest_conn *gc, const char *dir)
 	if (virConnectGetVersion(gc->conn, &hv) < 0 || virConnectGetLibVersion(gc->conn, &lib) < 0)
 		return error_set(ERR_LIBVIRT, "cannot get the versions of libvirt: %s",
 				 virt_loop_last_error());
-	if ((err = saved_store_open(&gc->saves, dir, SAVED_STORE_MAX_BYTES)) < 0)
+	if ((err = emulator_identity(gc, hv, &qemu)) < 0)
 		return err;
-	gc->qemu_version = xasprintf("%lu", hv);
+	if ((err = saved_store_open(&gc->saves, dir, SAVED_STORE_MAX_BYTES)) < 0) {
+		free(qemu);
+		return err;
+	}
+	gc->qemu = qemu;
 	gc->libvirt_version = xasprintf("%lu", lib);
 	return 0;
 }
@@ -216,7 +267,7 @@ void guest_conn_free(struct guest_conn *gc)
 		return;
 	stage_free(gc->stage);
 	saved_store_free(gc->saves);
-	free(gc->qemu_version);
+	free(gc->qemu);
 	free(gc->libvirt_version);
 	if (gc->conn) {
 		if (gc->callback_id >= 0)

@@ -34,7 +34,7 @@ struct guest_conn {
 	struct stage *stage;	/* or NULL: the host shares our filesystem */
 	char *state_dir;	/* embedded root's run/qemu, where qemu pids are; or NULL */
 	struct saved_store *saves;	/* or NULL: every guest boots cold */
-	char *qemu_version;	/* for the saved guests' key */
+	char *qemu;	/* for the saved guests' key: emulator_identity() */
 	char *libvirt_version;
 };
 

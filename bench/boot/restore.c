@@ -262,7 +262,7 @@ static char *boot_key(struct guest_conn *gc, const struct guest_spec *spec)
 		.cpu = spec->cpu->spec,
 		.cmdline = spec->base_cmdline,
 		.initrd_hash = initrd_hash,
-		.qemu = gc->qemu_version,
+		.qemu = gc->qemu,
 		.libvirt = gc->libvirt_version,
 		.memory_mib = spec->memory_mib,
 	};

@@ -53,8 +53,8 @@ struct saved_key {
 	const char *cpu;	/* the setup as given: "pentium2,-fxsr" */
 	const char *cmdline;	/* the base command line */
 	const char *initrd_hash;
-	const char *qemu;	/* versions, as libvirt reports them */
-	const char *libvirt;
+	const char *qemu;	/* libvirt's QEMU version and the i686 emulator's file */
+	const char *libvirt;	/* libvirt's version */
 	unsigned memory_mib;
 };
 

@@ -20,6 +20,7 @@
 #include "boot/domain_xml.h"
 #include "boot/embed.h"
 #include "boot/guest.h"
+#include "boot/guest_domain.h"
 #include "lib/strbuf.h"
 #include "lib/xmlw.h"
 
@@ -55,6 +56,28 @@ int __wrap_xmlw_finish(struct xmlw *x, const char *what, char **out)
 		return __real_xmlw_finish(x, what, out);
 	x->failed = true;
 	return __real_xmlw_finish(x, what, out);
+}
+
+/*
+ * virConnectGetDomainCapabilities() wrapped: the test driver has no
+ * emulator, so each test says what libvirt answers (NULL: it fails).
+ */
+static const char *domcaps_xml;
+char *__wrap_virConnectGetDomainCapabilities(virConnectPtr conn, const char *emulatorbin,
+					     const char *arch, const char *machine,
+					     const char *virttype, unsigned int flags);
+
+char *__wrap_virConnectGetDomainCapabilities(virConnectPtr conn, const char *emulatorbin,
+					     const char *arch, const char *machine,
+					     const char *virttype, unsigned int flags)
+{
+	(void)conn;
+	(void)emulatorbin;
+	(void)machine;
+	(void)flags;
+	assert_string_equal(arch, "i686");
+	assert_string_equal(virttype, "qemu");
+	return domcaps_xml ? strdup(domcaps_xml) : NULL;
 }
 
 static struct guest_spec spec_for(const struct cpu_setup *cpu, const char *name)
@@ -435,6 +458,70 @@ static void test_embed_waits_for_the_exiting_holder(void **state)
 	free(root);
 }
 
+/* The saved guests' key names the i686 emulator's file: another one there is another key. */
+static void test_restore_key_names_the_i686_emulator(void **state)
+{
+	char dir[] = "/tmp/fpubench-unit-emu.XXXXXX";
+	struct guest_conn *gc = NULL;
+	char *first;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	char *emu = xasprintf("%s/qemu-system-i386", dir), *saves = xasprintf("%s/saves", dir);
+	char *xml = xasprintf("<domainCapabilities>\n  <path>%s</path>\n  <domain>qemu</domain>\n"
+			      "</domainCapabilities>\n", emu);
+	domcaps_xml = xml;
+	assert_int_equal(file_write_atomic(emu, "qemu 7.2", 8), 0);
+	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+	assert_int_equal(guest_conn_restore(gc, saves), 0);
+	assert_non_null(strstr(gc->qemu, emu));
+	first = xstrdup(gc->qemu);
+	guest_conn_free(gc);
+
+	/* A QEMU built apart and installed in its place. */
+	assert_int_equal(file_write_atomic(emu, "qemu 7.2, patched", 17), 0);
+	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+	assert_int_equal(guest_conn_restore(gc, saves), 0);
+	assert_string_not_equal(gc->qemu, first);
+	guest_conn_free(gc);
+
+	unlink(emu);
+	assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+	assert_int_equal(guest_conn_restore(gc, saves), ERR_LIBVIRT);
+	assert_non_null(strstr(error_last(), "cannot read libvirt's i686 emulator"));
+	assert_non_null(strstr(error_last(), emu));
+	guest_conn_free(gc);
+	error_clear();
+	domcaps_xml = NULL;
+	const char *argv[] = { "rm", "-rf", dir, NULL };
+	assert_int_equal(spawn_run(argv, NULL, NULL, NULL), 0);
+	free(first);
+	free(xml);
+	free(emu);
+	free(saves);
+}
+
+/* Capabilities libvirt cannot give, or that name no emulator, stop the bench: no key without it. */
+static void test_restore_needs_the_emulator(void **state)
+{
+	const char *bad[] = { NULL, "<domainCapabilities><domain>qemu</domain></domainCapabilities>",
+			      "not xml" };
+	struct guest_conn *gc = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		domcaps_xml = bad[i];
+		assert_int_equal(guest_conn_open(&gc, "test:///default"), 0);
+		assert_int_equal(guest_conn_restore(gc, "/nonexistent/saves"), ERR_LIBVIRT);
+		assert_non_null(strstr(error_last(),
+				       i ? "name no emulator" : "cannot get libvirt's i686 emulator"));
+		guest_conn_free(gc);
+		gc = NULL;
+		error_clear();
+	}
+	domcaps_xml = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	/* The stand-in qemu of test_stale_state_is_scrubbed. */
@@ -454,6 +541,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_embed_uri),
 		cmocka_unit_test(test_embed_root_is_private),
 		cmocka_unit_test(test_embed_waits_for_the_exiting_holder),
+		cmocka_unit_test(test_restore_key_names_the_i686_emulator),
+		cmocka_unit_test(test_restore_needs_the_emulator),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
