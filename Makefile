@@ -172,15 +172,17 @@ check-layout:
 	@scripts/check-layout.sh
 	@tests/check-layout.sh >/dev/null || tests/check-layout.sh
 
+# The builds and the fuzzers use every core (-j$(NPROC)); the unit tests run
+# one after the other, and the end-to-end tests size their own jobs.
 check: deps check-layout
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@$(MAKE) --no-print-directory check-docs
 	@$(MAKE) --no-print-directory mutants-unit
 	@for s in scripts/*.sh; do sh -n "$$s" || exit 1; done
-	@$(MAKE) --no-print-directory unit
-	@$(MAKE) --no-print-directory unit SANITIZE=1
-	@$(MAKE) --no-print-directory SANITIZE=1 $(BUILD)/san/fpubench
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
+	@$(MAKE) --no-print-directory -j$(NPROC) unit
+	@$(MAKE) --no-print-directory -j$(NPROC) unit SANITIZE=1
+	@$(MAKE) --no-print-directory -j$(NPROC) SANITIZE=1 $(BUILD)/san/fpubench
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz FUZZ_SECONDS=$(CHECK_FUZZ_SECONDS)
 	tests/e2e/run.sh $(BUILD)/fpubench
 	tests/e2e/series.sh $(BUILD)/fpubench
 	tests/e2e/lkdtm.sh $(BUILD)/fpubench
@@ -253,13 +255,17 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libfuzz.a
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer,address,undefined -o $@ $< $(FUZZ_DIR)/libfuzz.a \
 		$(PKG_LIBS) -pthread
 
-fuzz: $(addprefix $(FUZZ_DIR)/,$(FUZZ_TARGETS))
-	@$(foreach t,$(FUZZ_TARGETS),mkdir -p $(FUZZ_DIR)/corpus-$(t) && \
-		echo "== $(t) for $(FUZZ_SECONDS) s" && \
-		$(FUZZ_DIR)/$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
-			-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$(t)- \
-			$(FUZZ_DIR)/corpus-$(t) $(seeds_$(t)) 2>&1 | tail -n 12 && \
-		test -z "$$(ls $(FUZZ_DIR)/$(t)-* 2>/dev/null)" &&) true
+# Each fuzzer is a target of its own, so that `make -jN fuzz` runs N at once;
+# its output comes whole when it ends, and an artefact it left fails it.
+fuzz: $(FUZZ_TARGETS:%=fuzz-run-%)
+
+fuzz-run-%: $(FUZZ_DIR)/%
+	@mkdir -p $(FUZZ_DIR)/corpus-$*
+	@{ echo "== $* for $(FUZZ_SECONDS) s" && \
+		$(FUZZ_DIR)/$* -max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=2048 \
+			-print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/$*- \
+			$(FUZZ_DIR)/corpus-$* $(seeds_$*) 2>&1 | tail -n 12; } >$(FUZZ_DIR)/$*.out; \
+		cat $(FUZZ_DIR)/$*.out; test -z "$$(ls $(FUZZ_DIR)/$*-* 2>/dev/null)"
 
 # Runs the default matrix N times; every cell must give one status.
 N ?= 20
