@@ -24,6 +24,7 @@ struct group {
 	size_t index;
 	enum group_state state;
 	long failed_host;	/* the host it failed on for the infrastructure's sake, or -1 */
+	size_t boot_enders;	/* its [expect] rules that end a boot (expect_boot_enders()) */
 	bool infra_failed;	/* this attempt's boot failed before the kernel ran */
 	bool cancelled;		/* its boot was destroyed when the run stopped early */
 	bool complete;		/* every test it was to run has its cell */
@@ -388,17 +389,31 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 }
 
 /* The next group this host may take, or NULL; under r->lock. */
+/*
+ * The next group for the host: the first waiting one it takes, in matrix
+ * order.  A lab takes the one expected to boot fewest times instead: its
+ * boot costs tens of seconds (LAVA's scheduler and worker) where a libvirt
+ * guest's costs one, and each expected crash is one more boot on the same
+ * host, so a lab that took a crashing pair first kept the whole run waiting.
+ */
 static struct group *group_next(struct runner *r, size_t host)
 {
+	const struct matrix_host *h = &r->opts->hosts[host];
+	struct group *best = NULL;
+
 	for (size_t i = 0; i < r->ngroups; i++) {
 		struct group *g = &r->groups[i];
 
 		/* A group that failed here goes elsewhere, unless there is no elsewhere. */
-		if (g->state == GROUP_WAITING && matrix_host_takes(&r->opts->hosts[host], g->cpu) &&
-		    (g->failed_host != (long)host || !other_host_takes(r, g, (long)host)))
+		if (g->state != GROUP_WAITING || !matrix_host_takes(h, g->cpu) ||
+		    (g->failed_host == (long)host && other_host_takes(r, g, (long)host)))
+			continue;
+		if (!h->lab)
 			return g;
+		if (!best || g->boot_enders < best->boot_enders)
+			best = g;
 	}
-	return NULL;
+	return best;
 }
 
 /* A pair no host takes (a board that no lab of the run holds): an error cell, before any boot. */
@@ -446,6 +461,29 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+/* A group per (kernel, setup), in matrix order; a pair no host takes is done at once. */
+static void groups_init(struct runner *r, const struct matrix_kernel *kernels, size_t nkernels,
+			const struct cpu_setup *setups, size_t nsetups)
+{
+	const struct matrix_options *o = r->opts;
+
+	r->groups = xcalloc(r->ngroups, sizeof(*r->groups));
+	for (size_t k = 0; k < nkernels; k++) {
+		for (size_t s = 0; s < nsetups; s++) {
+			struct group *g = &r->groups[k * nsetups + s];
+
+			g->kernel = &kernels[k];
+			g->cpu = &setups[s];
+			g->index = k * nsetups + s;
+			g->failed_host = -1;
+			g->boot_enders = expect_boot_enders(o->expects, o->nexpects, kernels[k].variant,
+							    cpu_setup_uses_fsave(&setups[s]));
+			if (!other_host_takes(r, g, -1))
+				group_untaken(r, g);
+		}
+	}
+}
+
 int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *kernels,
 	       size_t nkernels, const struct cpu_setup *setups, size_t nsetups,
 	       struct matrix **out)
@@ -465,18 +503,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 	progress_init(&r.progress, stderr, "booting");
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
 		goto out;
-	r.groups = xcalloc(r.ngroups, sizeof(*r.groups));
-	for (size_t k = 0; k < nkernels; k++) {
-		for (size_t s = 0; s < nsetups; s++) {
-			struct group *g = &r.groups[k * nsetups + s];
-			g->kernel = &kernels[k];
-			g->cpu = &setups[s];
-			g->index = k * nsetups + s;
-			g->failed_host = -1;
-			if (!other_host_takes(&r, g, -1))
-				group_untaken(&r, g);
-		}
-	}
+	groups_init(&r, kernels, nkernels, setups, nsetups);
 	for (size_t h = 0; h < opts->nhosts; h++)
 		nworkers += (size_t)(opts->hosts[h].jobs > 0 ? opts->hosts[h].jobs : 1);
 	workers = xcalloc(nworkers, sizeof(*workers));

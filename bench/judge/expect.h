@@ -34,4 +34,13 @@ struct expect_rule {
 const struct expect_rule *expect_find(const struct expect_rule *rules, size_t n,
 				      const char *variant, bool fsave, const char *test);
 
+/*
+ * How many of the rules for the variant on such a setup expect a crash or a
+ * time limit, each of which ends a boot: 0 means its tests are expected to
+ * run in one boot.  A guess made before the tests are known (a rule's test
+ * is a pattern), for handing out work.
+ */
+size_t expect_boot_enders(const struct expect_rule *rules, size_t n, const char *variant,
+			  bool fsave);
+
 #endif

@@ -43,6 +43,8 @@ static struct {
 	int holding;		/* boots waiting for their cancel */
 	bool cancel_without_fail_fast;	/* a boot got a cancel flag though fail_fast was off */
 	bool fail_fast;		/* what the run's options say */
+	const struct expect_rule *expects;	/* the run's [expect] rules */
+	size_t nexpects;
 } mock;
 
 int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
@@ -160,6 +162,7 @@ static struct matrix *run_chosen(struct fixture *f, size_t nhosts, const char *c
 		.hosts = f->hosts, .nhosts = nhosts, .run_id = "r", .round = 1,
 		.run_dir = f->dir, .boot_timeout_s = 10, .on_boot = count_cells,
 		.tests = tests, .ntests = ntests, .fail_fast = mock.fail_fast,
+		.expects = mock.expects, .nexpects = mock.nexpects,
 	};
 	struct matrix *m;
 
@@ -267,6 +270,7 @@ static void test_failed_boot_is_retried_on_another_host(void **state)
 static struct {
 	int boots;
 	int error;	/* 0, ERR_LAB or ERR_LAB_JOB */
+	char first_kernel[32];	/* the bzImage of its first boot */
 } lab;
 
 static int lab_boot(void *arg, const struct guest_spec *spec, double timeout_s,
@@ -275,7 +279,8 @@ static int lab_boot(void *arg, const struct guest_spec *spec, double timeout_s,
 	struct guest_conn none = { .id = 0 };
 
 	(void)arg;
-	__atomic_fetch_add(&lab.boots, 1, __ATOMIC_SEQ_CST);
+	if (__atomic_fetch_add(&lab.boots, 1, __ATOMIC_SEQ_CST) == 0)
+		snprintf(lab.first_kernel, sizeof(lab.first_kernel), "%s", spec->kernel);
 	job->id = xasprintf("%d", lab.boots);
 	job->url = xasprintf("https://lava.example/scheduler/job/%s", spec->name);
 	if (lab.error)
@@ -304,6 +309,30 @@ static void test_lab_cells_name_their_job(void **state)
 		assert_int_equal(on_lab, m->cells[i].job_url != NULL);
 		assert_int_equal(on_lab, m->cells[i].job_id != NULL);
 	}
+	matrix_free(m);
+}
+
+/*
+ * A lab takes first the pair expected to boot once, though a pair expected
+ * to crash comes first in the matrix: each crash is one more of its slow
+ * boots.  Libvirt takes the matrix in order.
+ */
+static void test_lab_takes_the_pairs_that_boot_once(void **state)
+{
+	struct fixture *f = *state;
+	const struct expect_rule crash = { .variant = "patched", .fpu = EXPECT_FPU_FSAVE,
+					   .test = "fpu_seed", .status = VERDICT_CRASH };
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	mock.expects = &crash;
+	mock.nexpects = 1;
+	f->kernels[1].bzimage = "/k-unpatched";
+	f->hosts[1] = (struct matrix_host){ .lab = &fake_lab, .uri = "lab here", .jobs = 1 };
+	m = run(f, NHOSTS);
+	assert_true(lab.boots >= 1);
+	assert_string_equal(lab.first_kernel, "/k-unpatched");
+	assert_int_equal(m->ncells, 24);
 	matrix_free(m);
 }
 
@@ -619,6 +648,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_lost_host_gives_its_work_away, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lab_cells_name_their_job, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lab_takes_the_pairs_that_boot_once, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lab_failure_is_retried_on_libvirt, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_job_is_an_error_cell, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_board_boots_only_in_its_lab, setup, teardown),
