@@ -388,13 +388,13 @@ static void group_run(struct runner *r, struct group *g, size_t host)
 	}
 }
 
-/* The next group this host may take, or NULL; under r->lock. */
 /*
- * The next group for the host: the first waiting one it takes, in matrix
- * order.  A lab takes the one expected to boot fewest times instead: its
- * boot costs tens of seconds (LAVA's scheduler and worker) where a libvirt
- * guest's costs one, and each expected crash is one more boot on the same
- * host, so a lab that took a crashing pair first kept the whole run waiting.
+ * The next group this host may take, or NULL; under r->lock.  A libvirt host
+ * takes the first waiting one, in matrix order.  A lab takes the one expected
+ * to boot fewest times instead: its boot costs tens of seconds (LAVA's
+ * scheduler and worker) where a libvirt guest's costs one, and each expected
+ * crash is one more boot on the same host, so a lab that took a crashing
+ * pair first kept the whole run waiting.
  */
 static struct group *group_next(struct runner *r, size_t host)
 {
