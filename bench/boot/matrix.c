@@ -44,6 +44,7 @@ struct runner {
 	bool stopped_early;	/* an unmet cell stopped it (fail_fast) */
 	atomic_bool cancel;	/* set with stopped_early: the boots running end (guest_spec) */
 	bool *host_lost;	/* by host: its connection died, it takes no more groups */
+	bool *lab_failed;	/* by host: a lab that failed a boot for its own sake */
 	size_t nguests;		/* for the progress line: guests booted, */
 	size_t ncells;		/* cells judged, */
 	size_t nunmet;		/* and those not as expected */
@@ -130,6 +131,32 @@ static void host_lose(struct runner *r, size_t host)
 			r->opts->hosts[host].uri,
 			r->opts->nhosts > 1 ? "the other hosts take its cells" : "stopping");
 	r->host_lost[host] = true;
+	pthread_cond_broadcast(&r->changed);
+	pthread_mutex_unlock(&r->lock);
+}
+
+/*
+ * After a boot that failed: a libvirt host whose connection died is lost.  A
+ * lab that failed for its own sake (no device took the job, a worker gone, a
+ * server silent) would likely fail the next after as long a wait: from then
+ * on it takes only the pairs no other host boots, its boards.
+ */
+static void host_failed(struct runner *r, size_t host, bool infra)
+{
+	const struct matrix_host *h = &r->opts->hosts[host];
+
+	if (!h->lab) {
+		if (!guest_conn_alive(h->conn))
+			host_lose(r, host);
+		return;
+	}
+	if (!infra)
+		return;
+	pthread_mutex_lock(&r->lock);
+	if (!r->lab_failed[host])
+		notice("%s failed a boot for its own sake; the other hosts take the pairs they can boot",
+		       h->uri);
+	r->lab_failed[host] = true;
 	pthread_cond_broadcast(&r->changed);
 	pthread_mutex_unlock(&r->lock);
 }
@@ -233,8 +260,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		group_boot_error(g, &job);
 		g->infra_failed = err != ERR_LAB_JOB;
 		err = 0;
-		if (!o->hosts[host].lab && !guest_conn_alive(o->hosts[host].conn))
-			host_lose(r, host);
+		host_failed(r, host, g->infra_failed);
 		goto out;
 	}
 	if (boot_cut_short(r, g, &outcome))
@@ -286,11 +312,12 @@ static void boot_report(struct runner *r, const struct matrix_cell *cells, size_
 			r->nunmet);
 }
 
-/* Whether a host other than `host` (none: any) takes the group and can still boot; under r->lock. */
+/* Whether a host but `host` (none: any), neither lost nor failed, takes g; under r->lock. */
 static bool other_host_takes(const struct runner *r, const struct group *g, long host)
 {
 	for (size_t h = 0; h < r->opts->nhosts; h++)
-		if ((long)h != host && !r->host_lost[h] && matrix_host_takes(&r->opts->hosts[h], g->cpu))
+		if ((long)h != host && !r->host_lost[h] && !r->lab_failed[h] &&
+		    matrix_host_takes(&r->opts->hosts[h], g->cpu))
 			return true;
 	return false;
 }
@@ -404,9 +431,10 @@ static struct group *group_next(struct runner *r, size_t host)
 	for (size_t i = 0; i < r->ngroups; i++) {
 		struct group *g = &r->groups[i];
 
-		/* A group that failed here goes elsewhere, unless there is no elsewhere. */
+		/* A group that failed here, or any once this lab failed, goes elsewhere if it can. */
 		if (g->state != GROUP_WAITING || !matrix_host_takes(h, g->cpu) ||
-		    (g->failed_host == (long)host && other_host_takes(r, g, (long)host)))
+		    ((g->failed_host == (long)host || r->lab_failed[host]) &&
+		     other_host_takes(r, g, (long)host)))
 			continue;
 		if (!h->lab)
 			return g;
@@ -500,6 +528,7 @@ int matrix_run(const struct matrix_options *opts, const struct matrix_kernel *ke
 	pthread_cond_init(&r.changed, NULL);
 	atomic_init(&r.cancel, false);
 	r.host_lost = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.host_lost));
+	r.lab_failed = xcalloc(opts->nhosts ? opts->nhosts : 1, sizeof(*r.lab_failed));
 	progress_init(&r.progress, stderr, "booting");
 	if ((err = dir_create(console_dir, ERR_GENERIC)) < 0)
 		goto out;
@@ -547,6 +576,7 @@ out:
 	pthread_mutex_destroy(&r.lock);
 	free(r.groups);
 	free(r.host_lost);
+	free(r.lab_failed);
 	free(workers);
 	free(threads);
 	free(console_dir);
