@@ -401,6 +401,13 @@ if wants matrix; then
 		cells_setups "$(run_dir "$WORK/r-matrix")/results.json" >"$LOG/matrix-$i.shape"
 		put matrix.cells "$(cut -d ' ' -f 1 "$LOG/matrix-$i.shape")"
 		put matrix.setups "$(cut -d ' ' -f 2 "$LOG/matrix-$i.shape")"
+		# 2d: the same restored boots with plain qemu, as many at once.
+		"$ROOT"/scripts/bench-restore-replay.py "$CACHE" "$(run_dir "$WORK/r-matrix")" "$T0" "$T1" \
+			"$GUESTS" "$WORK/restore-replay" >"$LOG/matrix-plain-$i" ||
+			die "the plain-qemu replay of run '$id' failed"
+		put matrix.plainrestore "$(cut -d ' ' -f 1 "$LOG/matrix-plain-$i")"
+		put matrix.plaincpu "$(cut -d ' ' -f 2 "$LOG/matrix-plain-$i")"
+		put matrix.plainratio "$(calc "$SECS / $(cut -d ' ' -f 1 "$LOG/matrix-plain-$i")")"
 		# The slowest test of a passing boot, from the guest's own timing.
 		awk -F'"' '/"test":/ { t = $4 } /"kernel":/ { k = $4 }
 			/"duration_s":/ { if (k == "patched") { split($3, a, /[:,]/); s[t] += a[2]; n[t]++ } }
@@ -752,6 +759,11 @@ if wants matrix; then
 		"$(median matrix.ratio) (speed-up $(median matrix.speedup)×)" "wall ≤ 10 s" "$(status "$o" 10 " s")"
 	row "2c. the same matrix with \`--no-restore\`" "$(fmt_s "$(median matrix.cold)") wall" \
 		"$(fmt_s "$r") sum of direct-qemu boots" "$(median matrix.restoreratio) restored / cold" "—" "—"
+	pr=$(median matrix.plainrestore)
+	row "2d. the same restored boots with plain qemu, $GUESTS at once (no libvirt, no bench)" \
+		"$(fmt_s "$o") wall" "$(fmt_s "$pr") wall, $(fmt_s "$(median matrix.plaincpu)") of qemu CPU" \
+		"$(median matrix.plainratio)" "—" \
+		"$(if le 10 "$pr"; then echo "plain qemu alone is over 10 s"; else echo "—"; fi)"
 	# The 10 s target was set for 7 setups and 15 tests (210 cells): per cell it is 0.0476 s.
 	pc=$(calc "$o / $cells")
 	row "2b. the same matrix per cell (wall / cells)" "$pc s" "—" "—" "≤ 0.0476 s (10 s / 210 cells)" \
@@ -925,6 +937,12 @@ $(fmt_s "$(median matrix.bound)") on $JOBS cores. The domains' lives add up to $
 a domain keeps its core only about half busy, hence $GUESTS at once. The first
 domain starts $(fmt_s "$(median matrix.pre)") after exec, and the process exits
 $(fmt_s "$(median matrix.post)") after the last one is reaped.
+Row 2d replays the restored run's own boots right after it with plain qemu
+(scripts/bench-restore-replay.py): the argv libvirt logged for each, its descriptors
+replaced by files, the same save image (after libvirt's header, as \`-incoming fd:N\`),
+\`cont\` once it is loaded, and the line the bench gives a restored guest with that boot's
+start index; $GUESTS at once. It is what qemu alone needs for these boots here, with no
+libvirt and no bench: $(nrun matrix.plainrestore), $(fmt_s "$(median matrix.plaincpu)") of qemu CPU.
 
 **7. Peak memory.** The bench process's own VmHWM from /proc/PID/status, sampled every
 0.1 s during each matrix run ($(nrun mem.hwm | sed 's/ s$/ MB/')). For comparison,
@@ -1064,6 +1082,7 @@ EOF
 		cat <<EOF
 
 **2. Warm matrix** takes $(fmt_s "$(median matrix.ours)"), $(calc "$(median matrix.ours) - 10") s over 10 s.
+Plain qemu restoring the same saves, with no libvirt and no bench, takes $(fmt_s "$(median matrix.plainrestore)") (row 2d).
 Plain qemu's $(median matrix.boots | cut -d. -f1) boots need $(fmt_s "$(median matrix.bound)") on $JOBS cores: the target is
 that close to what the guests alone take. The matrix is CPU-bound: its processes use
 $(fmt_s "$(median matrix.cpu)") of CPU (user + sys, qemu included), $(median matrix.cpuratio) × the $(fmt_s "$(median matrix.refcpu)") of the
