@@ -15,8 +15,9 @@ start index that boot had.  That index is read from the run's console of the
 boot: each console starts with its save's console, which names the save, and
 a save's consoles in boot order are its qemu starts in time order.  JOBS
 boots run at once.  Prints "WALL CPU BOOTS": the wall time of all, the qemus'
-user + sys, and the boots; exits non-zero when a boot did not end as the
-run's did (its tests done, or a kernel panic) or the logs do not match.
+user + sys, and the boots replayed (the run's boots that were not restored
+are not); exits non-zero when a boot did not end as the run's did (its tests
+done, or a kernel panic) or the logs do not match.
 """
 import datetime
 import glob
@@ -53,8 +54,13 @@ def starts(log, t0, t1):
     return out
 
 
+def ending(console):
+    """How a boot ended: its tests done, a kernel panic, or neither."""
+    return "done" if "fpubench: done" in console else "panic" if "Kernel panic" in console else None
+
+
 def boots_of(cache, run_dir, t0, t1):
-    """(image, argv, start) for every restored boot of the run."""
+    """(image, argv, start, ending) for every restored boot of the run."""
     saved = {}
     for d in glob.glob(cache + "/saves/*/"):
         if os.path.exists(d + "console") and os.path.exists(d + "image"):
@@ -66,7 +72,8 @@ def boots_of(cache, run_dir, t0, t1):
         save = next((d for head, d in saved.items() if text.startswith(head)), None)
         boot = int(re.search(r"\.(\d+)\.log$", c).group(1))
         if save and m:
-            by_save.setdefault(save, []).append((boot, int(m.group(1))))
+            by_save.setdefault(save, []).append((boot, int(m.group(1)),
+                                                 ending(text.decode(errors="replace"))))
     out = []
     for save, consoles in by_save.items():
         name = os.path.basename(save.rstrip("/"))[:16]
@@ -74,8 +81,8 @@ def boots_of(cache, run_dir, t0, t1):
         if len(argvs) != len(consoles):
             die("save %s: %d qemu starts in the domain log, %d restored consoles" %
                 (name, len(argvs), len(consoles)))
-        for argv, (_, start) in zip(argvs, sorted(consoles)):
-            out.append((save + "image", argv, start))
+        for argv, (_, start, end) in zip(argvs, sorted(consoles)):
+            out.append((save + "image", argv, start, end))
     if not out:
         die("no restored boot of '%s' in the domain logs" % run_dir)
     return out
@@ -117,7 +124,7 @@ def connect(path):
     die("no socket at '%s'" % path)
 
 
-def boot(work, i, image, argv, start):
+def boot(work, i, image, argv, start, _end):
     """One restored boot; (qemu's user + sys, its console)."""
     for p in ("mon%d" % i, "park%d" % i):
         if os.path.exists("%s/%s" % (work, p)):
@@ -198,8 +205,9 @@ def main():
     if None in results:
         die("a boot did not finish; see the errors above")
     for i, (_, console) in enumerate(results):
-        if "fpubench: done" not in console and "Kernel panic" not in console:
-            die("boot %d ended neither done nor in a panic; see '%s/console%d.log'" % (i, work, i))
+        if ending(console) != todo[i][3]:
+            die("boot %d ended %s, the run's %s; see '%s/console%d.log'" %
+                (i, ending(console) or "neither done nor in a panic", todo[i][3], work, i))
     print("%.3f %.3f %d" % (wall, sum(r[0] for r in results), len(results)))
 
 

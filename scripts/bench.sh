@@ -405,6 +405,9 @@ if wants matrix; then
 		"$ROOT"/scripts/bench-restore-replay.py "$CACHE" "$(run_dir "$WORK/r-matrix")" "$T0" "$T1" \
 			"$GUESTS" "$WORK/restore-replay" >"$LOG/matrix-plain-$i" ||
 			die "the plain-qemu replay of run '$id' failed"
+		replayed=$(cut -d ' ' -f 3 "$LOG/matrix-plain-$i")
+		[ "$replayed" -eq "$BOOTS" ] ||
+			note matrix "- run $i: plain qemu replayed $replayed of its $BOOTS boots (the others were not restored)"
 		put matrix.plainrestore "$(cut -d ' ' -f 1 "$LOG/matrix-plain-$i")"
 		put matrix.plaincpu "$(cut -d ' ' -f 2 "$LOG/matrix-plain-$i")"
 		put matrix.plainratio "$(calc "$SECS / $(cut -d ' ' -f 1 "$LOG/matrix-plain-$i")")"
