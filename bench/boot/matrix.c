@@ -135,13 +135,23 @@ static void host_lose(struct runner *r, size_t host)
 	pthread_mutex_unlock(&r->lock);
 }
 
+/* Whether a host but `host` (none: any), neither lost nor failed, takes g; under r->lock. */
+static bool other_host_takes(const struct runner *r, const struct group *g, long host)
+{
+	for (size_t h = 0; h < r->opts->nhosts; h++)
+		if ((long)h != host && !r->host_lost[h] && !r->lab_failed[h] &&
+		    matrix_host_takes(&r->opts->hosts[h], g->cpu))
+			return true;
+	return false;
+}
+
 /*
- * After a boot that failed: a libvirt host whose connection died is lost.  A
- * lab that failed for its own sake (no device took the job, a worker gone, a
- * server silent) would likely fail the next after as long a wait: from then
- * on it takes only the pairs no other host boots, its boards.
+ * After g's boot failed: a libvirt host whose connection died is lost.  A lab
+ * that failed for its own sake (no device took the job, a worker gone, a server
+ * silent) on a pair another host boots would likely fail the next after as long
+ * a wait, so it takes only its boards from then on; a board's failure is its own.
  */
-static void host_failed(struct runner *r, size_t host, bool infra)
+static void host_failed(struct runner *r, size_t host, const struct group *g)
 {
 	const struct matrix_host *h = &r->opts->hosts[host];
 
@@ -150,14 +160,15 @@ static void host_failed(struct runner *r, size_t host, bool infra)
 			host_lose(r, host);
 		return;
 	}
-	if (!infra)
+	if (!g->infra_failed)
 		return;
 	pthread_mutex_lock(&r->lock);
-	if (!r->lab_failed[host])
+	if (!r->lab_failed[host] && other_host_takes(r, g, (long)host)) {
 		notice("%s failed a boot for its own sake; the other hosts take the pairs they can boot",
 		       h->uri);
-	r->lab_failed[host] = true;
-	pthread_cond_broadcast(&r->changed);
+		r->lab_failed[host] = true;
+		pthread_cond_broadcast(&r->changed);
+	}
 	pthread_mutex_unlock(&r->lock);
 }
 
@@ -260,7 +271,7 @@ static int group_boot(struct runner *r, struct group *g, size_t host, int boot, 
 		group_boot_error(g, &job);
 		g->infra_failed = err != ERR_LAB_JOB;
 		err = 0;
-		host_failed(r, host, g->infra_failed);
+		host_failed(r, host, g);
 		goto out;
 	}
 	if (boot_cut_short(r, g, &outcome))
@@ -310,16 +321,6 @@ static void boot_report(struct runner *r, const struct matrix_cell *cells, size_
 			"%zu guest%s booted, %zu of %zu kernel-setup pairs done, %zu cells, %zu unexpected",
 			r->nguests, r->nguests == 1 ? "" : "s", groups_done, r->ngroups, r->ncells,
 			r->nunmet);
-}
-
-/* Whether a host but `host` (none: any), neither lost nor failed, takes g; under r->lock. */
-static bool other_host_takes(const struct runner *r, const struct group *g, long host)
-{
-	for (size_t h = 0; h < r->opts->nhosts; h++)
-		if ((long)h != host && !r->host_lost[h] && !r->lab_failed[h] &&
-		    matrix_host_takes(&r->opts->hosts[h], g->cpu))
-			return true;
-	return false;
 }
 
 /* A group that failed on one host for the infrastructure's sake gets one more try elsewhere. */

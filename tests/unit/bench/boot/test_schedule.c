@@ -45,6 +45,7 @@ static struct {
 	bool fail_fast;		/* what the run's options say */
 	const struct expect_rule *expects;	/* the run's [expect] rules */
 	size_t nexpects;
+	const struct guest_conn *slow;	/* this host's boots take 300 ms */
 } mock;
 
 int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, double timeout_s,
@@ -78,7 +79,7 @@ int __wrap_guest_run(struct guest_conn *gc, const struct guest_spec *spec, doubl
 	}
 	if (gc->id == mock.failing_host)
 		return error_set(ERR_LIBVIRT, "cannot start domain '%s'", spec->name);
-	usleep(20000);	/* long enough for every worker to take a group */
+	usleep(gc == mock.slow ? 300000 : 20000);	/* long enough for every worker to take a group */
 	const char *param = strstr(spec->cmdline, " fpubench_tests=");
 	size_t len = param ? strcspn(param + 1, " ") : 0;
 	if (mock.want_tests ? !param || len != strlen(mock.want_tests) ||
@@ -270,6 +271,7 @@ static void test_failed_boot_is_retried_on_another_host(void **state)
 static struct {
 	int boots;
 	int error;	/* 0, ERR_LAB or ERR_LAB_JOB */
+	bool boards_fail;	/* only a board's boots fail with `error` */
 	char first_kernel[32];	/* the bzImage of its first boot */
 } lab;
 
@@ -283,7 +285,7 @@ static int lab_boot(void *arg, const struct guest_spec *spec, double timeout_s,
 		snprintf(lab.first_kernel, sizeof(lab.first_kernel), "%s", spec->kernel);
 	job->id = xasprintf("%d", lab.boots);
 	job->url = xasprintf("https://lava.example/scheduler/job/%s", spec->name);
-	if (lab.error)
+	if (lab.error && (!lab.boards_fail || spec->cpu->board))
 		return error_set(lab.error, "LAVA job '%s' failed", spec->name);
 	/* The console as a libvirt guest gives it; the host counters are the mock's. */
 	__atomic_fetch_sub(&mock.boots[0], 1, __ATOMIC_SEQ_CST);
@@ -450,6 +452,38 @@ static void test_board_failure_is_not_retried_on_libvirt(void **state)
 	assert_int_equal(board_cells(m, "lab here", VERDICT_ERROR), 2);
 	assert_int_equal(board_cells(m, "test:///a", VERDICT_PASS), 0);
 	assert_int_equal(mock.boots[0], 4);
+	matrix_free(m);
+}
+
+/*
+ * A board that no device of its lab takes tells nothing of the lab's other
+ * devices: the lab still boots QEMU setups.  The lab takes the boards first
+ * (the QEMU setups are expected to crash), and libvirt is slow, so QEMU pairs
+ * are still waiting when the boards have failed.
+ */
+static void test_failed_board_leaves_the_lab_its_qemu_pairs(void **state)
+{
+	struct fixture *f = *state;
+	const struct expect_rule crash[] = {
+		{ .variant = "patched", .fpu = EXPECT_FPU_FSAVE, .test = "fpu_seed",
+		  .status = VERDICT_CRASH },
+		{ .variant = "unpatched", .fpu = EXPECT_FPU_FSAVE, .test = "fpu_seed",
+		  .status = VERDICT_CRASH },
+	};
+	struct matrix *m;
+
+	memset(&lab, 0, sizeof(lab));
+	lab.error = ERR_LAB;
+	lab.boards_fail = true;
+	use_board(f, false);	/* an FXSAVE board: no crash expected there */
+	f->hosts[1].jobs = 1;
+	f->hosts[0].jobs = 1;
+	mock.slow = &f->conns[0];
+	mock.expects = crash;
+	mock.nexpects = 2;
+	m = run(f, NHOSTS);
+	assert_int_equal(board_cells(m, "lab here", VERDICT_ERROR), 2);
+	assert_true(cells_on(m, "lab here", VERDICT_PASS) > 0);
 	matrix_free(m);
 }
 
@@ -659,6 +693,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_board_with_another_fpu_path_is_an_error, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_board_failure_is_not_retried_on_libvirt, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_failed_board_leaves_the_lab_its_qemu_pairs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_board_no_host_holds_is_an_error, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_losing_the_only_host_errors_every_cell, setup,
