@@ -409,7 +409,7 @@ if wants matrix; then
 		if [ "$replayed" -eq "$BOOTS" ]; then
 			put matrix.plainrestore "$(cut -d ' ' -f 1 "$LOG/matrix-plain-$i")"
 			put matrix.plaincpu "$(cut -d ' ' -f 2 "$LOG/matrix-plain-$i")"
-			put matrix.plainratio "$(calc "$SECS / $(cut -d ' ' -f 1 "$LOG/matrix-plain-$i")")"
+			put matrix.plainours "$(tail -n 1 "$S/matrix.ours")"
 		else
 			note matrix "- run $i: plain qemu could replay $replayed of its $BOOTS boots (the others were cold or saved in the run): not in row 2d"
 		fi
@@ -440,6 +440,7 @@ if wants matrix; then
 	done
 	pairs matrix.ours matrix.ref matrix.ratio
 	pairs matrix.ours matrix.cold matrix.restoreratio
+	pairs matrix.plainours matrix.plainrestore matrix.plainratio
 	pairs matrix.ref matrix.ours matrix.speedup
 	pairs matrix.cpu matrix.refcpu matrix.cpuratio
 	perf_profile matrix-profile comm "$FPUBENCH" run --results "$WORK/r-matrix" --history "$WORK/history.db"
